@@ -1,0 +1,50 @@
+# bloomfilter: one C core (core/), two hosts (pg/, sqlite/).
+#
+#   make demo    the main job on SQLite, no server (README's first command)
+#   make test    installs what is missing (apt-get), builds, runs every suite
+#   make bench   benchmarks, each against a baseline in the same run
+#
+# The PostgreSQL part is PGXS; it is included only when pg_config exists, so
+# `make test` can run on a machine that has no PostgreSQL yet and install it.
+
+EXTENSION = bloomfilter
+MODULE_big = bloomfilter
+
+CORE_SRCS = $(sort $(wildcard core/*.c))
+CORE_HDRS = $(wildcard core/*.h)
+
+include pg/pg.mk
+
+OBJS = $(CORE_SRCS:.c=.o) $(PG_SRCS:.c=.o)
+PG_CPPFLAGS = -I$(srcdir)/core
+EXTRA_CLEAN = build results regression.diffs regression.out
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)
+ifneq ($(PGXS),)
+include $(PGXS)
+else
+all: sqlite
+clean:
+	rm -rf $(EXTRA_CLEAN) core/*.o pg/*.o
+endif
+
+# Flags for what this Makefile builds outside PGXS (core tests, SQLite, bench).
+WARN = -Wall -Wextra
+STD = -std=c11
+
+include core/core.mk
+include sqlite/sqlite.mk
+include bench/bench.mk
+
+.PHONY: test demo bench deps
+deps:
+	tools/install-deps.sh
+
+test:
+	tools/test.sh
+
+demo:
+	tools/install-deps.sh --quiet sqlite
+	$(MAKE) --no-print-directory sqlite
+	sqlite/demo.sh

@@ -1,0 +1,220 @@
+/*
+ * bloom.h - the host-free core of bloomfilter.
+ *
+ * One filter, one byte format (docs/FORMAT.md), one hashing rule
+ * (docs/HASHING.md), shared by the PostgreSQL and SQLite extensions.
+ *
+ * The core never allocates on its own: a filter lives in a buffer the caller
+ * owns (the serialized bytes ARE the filter), and the self-sizing builder
+ * takes an allocator.  Errors come back as a status plus a message in a
+ * bloom_error the caller passes in; messages are lower case, without a final
+ * period, so a host can use them as its error message or detail.
+ */
+#ifndef BLOOMFILTER_CORE_BLOOM_H
+#define BLOOMFILTER_CORE_BLOOM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define BLOOMFILTER_VERSION "1.0"
+
+/* ---- format constants (docs/FORMAT.md) ---- */
+#define BLOOM_HEADER_SIZE 32
+#define BLOOM_FORMAT_VERSION 1
+#define BLOOM_HASH_XXH64_CANONICAL 1
+
+#define BLOOM_LAYOUT_CLASSIC 0
+#define BLOOM_LAYOUT_BLOCKED 1
+
+#define BLOOM_MIN_NHASHES 1
+#define BLOOM_MAX_NHASHES 32
+#define BLOOM_BLOCKED_NHASHES 8 /* fixed by the split-block design */
+#define BLOOM_BLOCK_BITS 256    /* one 32-byte block */
+
+/* 2^40 bits (128 GiB): the blocked layout's 32-bit block index allows
+ * 2^32 blocks of 256 bits; hosts apply their own, smaller, limits. */
+#define BLOOM_MAX_NBITS (UINT64_C(1) << 40)
+
+typedef enum bloom_status {
+    BLOOM_OK = 0,
+    BLOOM_E_INVALID_ARGUMENT, /* a parameter out of its range (fpr, capacity, k, m) */
+    BLOOM_E_LIMIT,            /* a size beyond what the format or the host allows */
+    BLOOM_E_FORMAT,           /* serialized bytes that are not a valid filter/builder */
+    BLOOM_E_MISMATCH,         /* combining filters with different parameters */
+    BLOOM_E_NOMEM             /* the caller's allocator returned NULL */
+} bloom_status;
+
+#define BLOOM_ERROR_MESSAGE_SIZE 256
+
+typedef struct bloom_error {
+    bloom_status status;
+    char message[BLOOM_ERROR_MESSAGE_SIZE];
+} bloom_error;
+
+/* A generic message for a status, for when no bloom_error was filled. */
+const char *bloom_status_name(bloom_status status);
+
+/* Name of a layout id ("classic", "blocked"), or NULL if unknown. */
+const char *bloom_layout_name(int layout);
+/* Layout id for a name, case-insensitive; -1 if unknown. */
+int bloom_layout_from_name(const char *name, size_t len);
+
+/* ---- the filter ---- */
+
+/*
+ * A view of a filter's bytes.  bloom_parse() fills it from untrusted bytes
+ * after validating every field; bloom_init() writes a new empty filter.  The
+ * view points into the caller's buffer: mutating operations (add, union into,
+ * intersect into) need the buffer to be writable.
+ */
+typedef struct bloom_filter {
+    uint8_t layout;
+    uint8_t hash_id;
+    uint8_t nhashes;
+    uint8_t version;
+    uint64_t seed;
+    uint64_t nbits;
+    uint64_t nbytes; /* bytes of the bit array: ceil(nbits / 64) * 8 */
+    uint8_t *bits;   /* bit i is bits[i >> 3] & (1 << (i & 7)) */
+} bloom_filter;
+
+/* Total serialized size for nbits bits; 0 if nbits is out of range. */
+size_t bloom_serialized_size(uint64_t nbits);
+
+/* Check an explicit (layout, nbits, nhashes) triple. */
+bloom_status bloom_check_params(int layout, uint64_t nbits, unsigned nhashes, bloom_error *err);
+
+/* (nbits, nhashes) for `capacity` distinct values at false-positive rate
+ * `fpr` (0 < fpr < 1, capacity >= 1).  Classic: m = -n ln p / (ln 2)^2,
+ * k = round((m / n) ln 2) clamped to [1, 32].  Blocked: the exact
+ * Poisson-mixture model, k = 8. */
+bloom_status bloom_params_for_capacity(int layout, uint64_t capacity, double fpr, uint64_t *nbits,
+                                       unsigned *nhashes, bloom_error *err);
+
+/* Write an empty filter into buf (len must be bloom_serialized_size(nbits)). */
+bloom_status bloom_init(void *buf, size_t len, int layout, uint64_t nbits, unsigned nhashes,
+                        uint64_t seed, bloom_filter *out, bloom_error *err);
+
+/* Validate untrusted bytes and build a view.  Rejects, naming the field: a
+ * short buffer, bad magic, unknown version/layout/hash id/flags, non-zero
+ * reserved bytes, out-of-range nhashes or nbits, a length that is not exactly
+ * header + ceil(nbits/64)*8, and set bits past nbits. */
+bloom_status bloom_parse(const void *buf, size_t len, bloom_filter *out, bloom_error *err);
+
+/* Parameters only (no check of the padding bits): cheap re-reading of bytes
+ * that were validated before, e.g. a host's cached argument. */
+bloom_status bloom_parse_header(const void *buf, size_t len, bloom_filter *out, bloom_error *err);
+
+void bloom_add_hash(bloom_filter *f, uint64_t hash);
+bool bloom_contains_hash(const bloom_filter *f, uint64_t hash);
+/* Insert many hashes, prefetching, for filters larger than the cache. */
+void bloom_add_hashes(bloom_filter *f, const uint64_t *hashes, size_t n);
+
+/* BLOOM_OK if a and b can be combined, else BLOOM_E_MISMATCH with a message
+ * naming both sides' layout, nbits, nhashes and seed. */
+bloom_status bloom_check_compatible(const bloom_filter *a, const bloom_filter *b, bloom_error *err);
+/* dst |= src, dst &= src (after the compatibility check). */
+bloom_status bloom_union_into(bloom_filter *dst, const bloom_filter *src, bloom_error *err);
+bloom_status bloom_intersect_into(bloom_filter *dst, const bloom_filter *src, bloom_error *err);
+/* Same parameters and same bits. */
+bool bloom_equal(const bloom_filter *a, const bloom_filter *b);
+
+uint64_t bloom_popcount(const bloom_filter *f);
+/* Fraction of bits set. */
+double bloom_fill(const bloom_filter *f);
+/* Swamidass-Baldi: -(m/k) ln(1 - X/m); +infinity when every bit is set. */
+double bloom_estimate_cardinality(const bloom_filter *f);
+/* Probability that a value never added is reported present: (X/m)^k for the
+ * classic layout, the mean over blocks of the product of word fills for the
+ * blocked layout. */
+double bloom_estimate_fpr(const bloom_filter *f);
+/* True when the filter answers "maybe" to at least half of all absent values. */
+bool bloom_is_saturated(const bloom_filter *f);
+
+/* Estimated |A u B|, |A n B| (inclusion-exclusion, clamped to >= 0) and
+ * Jaccard |A n B| / |A u B| (1 for two empty filters). */
+bloom_status bloom_estimate_union(const bloom_filter *a, const bloom_filter *b, double *out,
+                                  bloom_error *err);
+bloom_status bloom_estimate_intersection(const bloom_filter *a, const bloom_filter *b, double *out,
+                                         bloom_error *err);
+bloom_status bloom_estimate_jaccard(const bloom_filter *a, const bloom_filter *b, double *out,
+                                    bloom_error *err);
+
+/* ---- Parquet interchange (layout 1 is Parquet's split-block filter) ---- */
+
+/* Wrap the bitset of a Parquet column chunk's Bloom filter (the bytes after
+ * its Thrift header) as a blocked filter with seed 0; len must be
+ * BLOOM_HEADER_SIZE + bitset_len, bitset_len a positive multiple of 32. */
+bloom_status bloom_from_parquet(const void *bitset, size_t bitset_len, void *buf, size_t len,
+                                bloom_filter *out, bloom_error *err);
+/* BLOOM_OK if f's bit array is a Parquet bitset as it is (blocked, seed 0);
+ * the bitset is then f->bits[0, f->nbytes). */
+bloom_status bloom_check_parquet(const bloom_filter *f, bloom_error *err);
+
+/* ---- canonical hashing (docs/HASHING.md) ---- */
+
+/* XXH64 of the canonical bytes of a value, with the filter's seed. */
+uint64_t bloom_hash_bytes(const void *data, size_t len, uint64_t seed);
+/* Integers of every width and booleans: 8-byte little-endian int64. */
+uint64_t bloom_hash_int64(int64_t value, uint64_t seed);
+/* Floating point: as int64 when integral and in range, else binary64 LE
+ * (every NaN as 0x7ff8000000000000). */
+uint64_t bloom_hash_double(double value, uint64_t seed);
+/* The 8 canonical bytes of a double (what bloom_hash_double hashes). */
+void bloom_canonical_double(double value, uint8_t out[8]);
+void bloom_canonical_int64(int64_t value, uint8_t out[8]);
+
+/* ---- the self-sizing builder ---- */
+
+typedef struct bloom_allocator {
+    void *(*alloc)(void *ctx, size_t size); /* NULL on failure */
+    void (*release)(void *ctx, void *ptr);
+    void *ctx;
+} bloom_allocator;
+
+/*
+ * Accepts hashes without knowing how many distinct values will come, then
+ * yields a filter sized for the number of distinct hashes it saw, at the
+ * target fpr.  It keeps the distinct hashes (8 bytes each, compacted by
+ * sorting), so its memory grows with the data; the result depends only on
+ * the set of hashes, so merged partial builders give bit-for-bit the filter
+ * of one serial builder.  docs/FORMAT.md describes the method and its bounds.
+ */
+typedef struct bloom_builder bloom_builder;
+
+bloom_status bloom_builder_create(const bloom_allocator *alloc, int layout, double fpr,
+                                  uint64_t seed, bloom_builder **out, bloom_error *err);
+void bloom_builder_destroy(bloom_builder *b);
+bloom_status bloom_builder_add_hash(bloom_builder *b, uint64_t hash, bloom_error *err);
+/* dst gains src's hashes; both must have the same layout, fpr and seed. */
+bloom_status bloom_builder_merge(bloom_builder *dst, const bloom_builder *src, bloom_error *err);
+/* Number of distinct hashes so far (compacts). */
+bloom_status bloom_builder_distinct(bloom_builder *b, uint64_t *out, bloom_error *err);
+int bloom_builder_layout(const bloom_builder *b);
+double bloom_builder_fpr(const bloom_builder *b);
+uint64_t bloom_builder_seed(const bloom_builder *b);
+
+/* The serialized builder (docs/FORMAT.md "builder state"): for partial
+ * aggregates that travel between processes. */
+bloom_status bloom_builder_serialized_size(bloom_builder *b, size_t *out, bloom_error *err);
+bloom_status bloom_builder_serialize(bloom_builder *b, void *buf, size_t len, bloom_error *err);
+bloom_status bloom_builder_deserialize(const bloom_allocator *alloc, const void *buf, size_t len,
+                                       bloom_builder **out, bloom_error *err);
+
+/* Size of the final filter in bytes (compacts and sizes; call before
+ * bloom_builder_finish to allocate its buffer). */
+bloom_status bloom_builder_result_size(bloom_builder *b, size_t *out, bloom_error *err);
+/* Write the final filter into buf (len from bloom_builder_result_size). */
+bloom_status bloom_builder_finish(bloom_builder *b, void *buf, size_t len, bloom_filter *out,
+                                  bloom_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,180 @@
+/*
+ * filter.c - operations on a filter, whatever its layout: membership,
+ * combining, and the estimates derived from the bits.
+ */
+#include "internal.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+
+uint64_t popcount_bytes(const uint8_t *p, uint64_t nbytes)
+{
+    uint64_t total = 0, i = 0;
+    for (; i + 8 <= nbytes; i += 8) {
+        uint64_t word;
+        memcpy(&word, p + i, 8); /* byte order does not change a popcount */
+        total += (uint64_t)__builtin_popcountll(word);
+    }
+    for (; i < nbytes; i++)
+        total += (uint64_t)__builtin_popcount(p[i]);
+    return total;
+}
+
+static uint64_t popcount_or(const uint8_t *a, const uint8_t *b, uint64_t nbytes)
+{
+    uint64_t total = 0;
+    for (uint64_t i = 0; i < nbytes; i += 8) { /* nbytes is a multiple of 8 */
+        uint64_t wa, wb;
+        memcpy(&wa, a + i, 8);
+        memcpy(&wb, b + i, 8);
+        total += (uint64_t)__builtin_popcountll(wa | wb);
+    }
+    return total;
+}
+
+void bloom_add_hash(bloom_filter *f, uint64_t hash)
+{
+    if (f->layout == BLOOM_LAYOUT_BLOCKED)
+        blocked_add(f, hash);
+    else
+        classic_add(f, hash);
+}
+
+bool bloom_contains_hash(const bloom_filter *f, uint64_t hash)
+{
+    if (f->layout == BLOOM_LAYOUT_BLOCKED)
+        return blocked_contains(f, hash);
+    return classic_contains(f, hash);
+}
+
+void bloom_add_hashes(bloom_filter *f, const uint64_t *hashes, size_t n)
+{
+    if (f->layout == BLOOM_LAYOUT_BLOCKED)
+        blocked_add_many(f, hashes, n);
+    else
+        classic_add_many(f, hashes, n);
+}
+
+static void describe(const bloom_filter *f, char *buf, size_t len)
+{
+    snprintf(buf, len, "layout %s, nbits %" PRIu64 ", nhashes %u, seed %" PRIu64,
+             bloom_layout_name(f->layout), f->nbits, f->nhashes, f->seed);
+}
+
+bloom_status bloom_check_compatible(const bloom_filter *a, const bloom_filter *b, bloom_error *err)
+{
+    if (a->layout == b->layout && a->nbits == b->nbits && a->nhashes == b->nhashes &&
+        a->seed == b->seed && a->hash_id == b->hash_id && a->version == b->version)
+        return bloom_ok(err);
+    char left[96], right[96];
+    describe(a, left, sizeof left);
+    describe(b, right, sizeof right);
+    return bloom_fail(err, BLOOM_E_MISMATCH, "left has %s; right has %s", left, right);
+}
+
+bloom_status bloom_union_into(bloom_filter *dst, const bloom_filter *src, bloom_error *err)
+{
+    bloom_status st = bloom_check_compatible(dst, src, err);
+    if (st != BLOOM_OK)
+        return st;
+    for (uint64_t i = 0; i < dst->nbytes; i++)
+        dst->bits[i] |= src->bits[i];
+    return BLOOM_OK;
+}
+
+bloom_status bloom_intersect_into(bloom_filter *dst, const bloom_filter *src, bloom_error *err)
+{
+    bloom_status st = bloom_check_compatible(dst, src, err);
+    if (st != BLOOM_OK)
+        return st;
+    for (uint64_t i = 0; i < dst->nbytes; i++)
+        dst->bits[i] &= src->bits[i];
+    return BLOOM_OK;
+}
+
+bool bloom_equal(const bloom_filter *a, const bloom_filter *b)
+{
+    return bloom_check_compatible(a, b, NULL) == BLOOM_OK &&
+           memcmp(a->bits, b->bits, a->nbytes) == 0;
+}
+
+uint64_t bloom_popcount(const bloom_filter *f)
+{
+    return popcount_bytes(f->bits, f->nbytes);
+}
+
+double bloom_fill(const bloom_filter *f)
+{
+    return (double)bloom_popcount(f) / (double)f->nbits;
+}
+
+static double cardinality_from_popcount(uint64_t set, uint64_t nbits, unsigned nhashes)
+{
+    if (set >= nbits)
+        return INFINITY;
+    double m = (double)nbits;
+    return -(m / nhashes) * log1p(-(double)set / m);
+}
+
+double bloom_estimate_cardinality(const bloom_filter *f)
+{
+    return cardinality_from_popcount(bloom_popcount(f), f->nbits, f->nhashes);
+}
+
+double bloom_estimate_fpr(const bloom_filter *f)
+{
+    if (f->layout == BLOOM_LAYOUT_BLOCKED)
+        return blocked_estimate_fpr(f);
+    return classic_estimate_fpr(f);
+}
+
+bool bloom_is_saturated(const bloom_filter *f)
+{
+    return bloom_estimate_fpr(f) >= 0.5;
+}
+
+bloom_status bloom_estimate_union(const bloom_filter *a, const bloom_filter *b, double *out,
+                                  bloom_error *err)
+{
+    bloom_status st = bloom_check_compatible(a, b, err);
+    if (st != BLOOM_OK)
+        return st;
+    *out = cardinality_from_popcount(popcount_or(a->bits, b->bits, a->nbytes), a->nbits,
+                                     a->nhashes);
+    return BLOOM_OK;
+}
+
+bloom_status bloom_estimate_intersection(const bloom_filter *a, const bloom_filter *b, double *out,
+                                         bloom_error *err)
+{
+    double both;
+    bloom_status st = bloom_estimate_union(a, b, &both, err);
+    if (st != BLOOM_OK)
+        return st;
+    double na = bloom_estimate_cardinality(a), nb = bloom_estimate_cardinality(b);
+    if (isinf(both)) {
+        *out = INFINITY; /* saturated: nothing can be said */
+        return BLOOM_OK;
+    }
+    double inter = na + nb - both;
+    *out = inter > 0 ? inter : 0;
+    return BLOOM_OK;
+}
+
+bloom_status bloom_estimate_jaccard(const bloom_filter *a, const bloom_filter *b, double *out,
+                                    bloom_error *err)
+{
+    double both, inter;
+    bloom_status st = bloom_estimate_union(a, b, &both, err);
+    if (st != BLOOM_OK)
+        return st;
+    bloom_estimate_intersection(a, b, &inter, NULL);
+    if (both == 0)
+        *out = 1; /* two empty sets are the same set */
+    else if (isinf(both))
+        *out = NAN;
+    else
+        *out = inter / both > 1 ? 1 : inter / both;
+    return BLOOM_OK;
+}

@@ -1,0 +1,173 @@
+/*
+ * format.c - the byte format (docs/FORMAT.md): writing a header, and
+ * validating every field of bytes that come from outside.
+ */
+#include "internal.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+
+static const uint8_t filter_magic[4] = {'B', 'L', 'O', 'M'};
+
+enum {
+    OFF_MAGIC = 0,
+    OFF_VERSION = 4,
+    OFF_LAYOUT = 5,
+    OFF_HASH_ID = 6,
+    OFF_NHASHES = 7,
+    OFF_FLAGS = 8,
+    OFF_RESERVED = 10,
+    RESERVED_LEN = 6,
+    OFF_SEED = 16,
+    OFF_NBITS = 24
+};
+
+const char *bloom_layout_name(int layout)
+{
+    switch (layout) {
+    case BLOOM_LAYOUT_CLASSIC:
+        return "classic";
+    case BLOOM_LAYOUT_BLOCKED:
+        return "blocked";
+    }
+    return NULL;
+}
+
+int bloom_layout_from_name(const char *name, size_t len)
+{
+    static const char *const names[] = {"classic", "blocked"};
+    for (int id = 0; id < 2; id++) {
+        const char *candidate = names[id];
+        size_t i = 0;
+        while (i < len && candidate[i] && tolower((unsigned char)name[i]) == candidate[i])
+            i++;
+        if (i == len && candidate[i] == '\0')
+            return id;
+    }
+    return -1;
+}
+
+static uint64_t bit_array_bytes(uint64_t nbits)
+{
+    return (nbits + 63) / 64 * 8;
+}
+
+size_t bloom_serialized_size(uint64_t nbits)
+{
+    if (nbits == 0 || nbits > BLOOM_MAX_NBITS)
+        return 0;
+    uint64_t total = BLOOM_HEADER_SIZE + bit_array_bytes(nbits);
+    if (total > SIZE_MAX)
+        return 0;
+    return (size_t)total;
+}
+
+bloom_status bloom_check_params(int layout, uint64_t nbits, unsigned nhashes, bloom_error *err)
+{
+    if (layout != BLOOM_LAYOUT_CLASSIC && layout != BLOOM_LAYOUT_BLOCKED)
+        return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT, "unknown layout %d", layout);
+    if (nbits == 0)
+        return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT, "nbits must be at least 1");
+    if (nbits > BLOOM_MAX_NBITS)
+        return bloom_fail(err, BLOOM_E_LIMIT, "nbits %" PRIu64 " exceeds the maximum %" PRIu64,
+                          nbits, (uint64_t)BLOOM_MAX_NBITS);
+    if (bloom_serialized_size(nbits) == 0)
+        return bloom_fail(err, BLOOM_E_LIMIT, "nbits %" PRIu64 " does not fit in memory here",
+                          nbits);
+    if (layout == BLOOM_LAYOUT_BLOCKED) {
+        if (nbits % BLOOM_BLOCK_BITS != 0)
+            return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT,
+                              "nbits %" PRIu64 " of a blocked filter is not a multiple of %d",
+                              nbits, BLOOM_BLOCK_BITS);
+        if (nhashes != BLOOM_BLOCKED_NHASHES)
+            return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT,
+                              "nhashes %u of a blocked filter must be %d", nhashes,
+                              BLOOM_BLOCKED_NHASHES);
+    } else if (nhashes < BLOOM_MIN_NHASHES || nhashes > BLOOM_MAX_NHASHES) {
+        return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT, "nhashes %u is outside [%d, %d]", nhashes,
+                          BLOOM_MIN_NHASHES, BLOOM_MAX_NHASHES);
+    }
+    return bloom_ok(err);
+}
+
+bloom_status bloom_init(void *buf, size_t len, int layout, uint64_t nbits, unsigned nhashes,
+                        uint64_t seed, bloom_filter *out, bloom_error *err)
+{
+    bloom_status st = bloom_check_params(layout, nbits, nhashes, err);
+    if (st != BLOOM_OK)
+        return st;
+    if (len != bloom_serialized_size(nbits))
+        return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT,
+                          "buffer of %zu bytes for a filter of %zu bytes", len,
+                          bloom_serialized_size(nbits));
+    uint8_t *p = buf;
+    memset(p, 0, len);
+    memcpy(p + OFF_MAGIC, filter_magic, sizeof filter_magic);
+    p[OFF_VERSION] = BLOOM_FORMAT_VERSION;
+    p[OFF_LAYOUT] = (uint8_t)layout;
+    p[OFF_HASH_ID] = BLOOM_HASH_XXH64_CANONICAL;
+    p[OFF_NHASHES] = (uint8_t)nhashes;
+    store_le64(p + OFF_SEED, seed);
+    store_le64(p + OFF_NBITS, nbits);
+    return bloom_parse_header(buf, len, out, err);
+}
+
+bloom_status bloom_parse_header(const void *buf, size_t len, bloom_filter *out, bloom_error *err)
+{
+    const uint8_t *p = buf;
+    if (p == NULL || len < BLOOM_HEADER_SIZE)
+        return bloom_fail(err, BLOOM_E_FORMAT,
+                          "truncated header: %zu bytes, a bloom filter has at least %d", len,
+                          BLOOM_HEADER_SIZE);
+    if (memcmp(p + OFF_MAGIC, filter_magic, sizeof filter_magic) != 0)
+        return bloom_fail(err, BLOOM_E_FORMAT,
+                          "bad magic 0x%02x%02x%02x%02x: not a bloom filter", p[0], p[1], p[2],
+                          p[3]);
+    if (p[OFF_VERSION] != BLOOM_FORMAT_VERSION)
+        return bloom_fail(err, BLOOM_E_FORMAT, "unsupported format version %u (this build reads %d)",
+                          p[OFF_VERSION], BLOOM_FORMAT_VERSION);
+    if (bloom_layout_name(p[OFF_LAYOUT]) == NULL)
+        return bloom_fail(err, BLOOM_E_FORMAT, "unknown layout id %u", p[OFF_LAYOUT]);
+    if (p[OFF_HASH_ID] != BLOOM_HASH_XXH64_CANONICAL)
+        return bloom_fail(err, BLOOM_E_FORMAT, "unknown hash id %u", p[OFF_HASH_ID]);
+    uint16_t flags = load_le16(p + OFF_FLAGS);
+    if (flags != 0)
+        return bloom_fail(err, BLOOM_E_FORMAT, "unknown flags 0x%04x", flags);
+    for (int i = 0; i < RESERVED_LEN; i++)
+        if (p[OFF_RESERVED + i] != 0)
+            return bloom_fail(err, BLOOM_E_FORMAT, "reserved byte %d is 0x%02x, must be zero",
+                              OFF_RESERVED + i, p[OFF_RESERVED + i]);
+    uint64_t nbits = load_le64(p + OFF_NBITS);
+    bloom_error perr;
+    if (bloom_check_params(p[OFF_LAYOUT], nbits, p[OFF_NHASHES], &perr) != BLOOM_OK)
+        return bloom_fail(err, BLOOM_E_FORMAT, "bad header: %s", perr.message);
+    uint64_t expected = BLOOM_HEADER_SIZE + bit_array_bytes(nbits);
+    if ((uint64_t)len != expected)
+        return bloom_fail(err, BLOOM_E_FORMAT,
+                          "length %zu does not match nbits %" PRIu64 " (expected %" PRIu64
+                          " bytes)%s",
+                          len, nbits, expected, (uint64_t)len < expected ? ": truncated" : ": trailing bytes");
+    out->version = p[OFF_VERSION];
+    out->layout = p[OFF_LAYOUT];
+    out->hash_id = p[OFF_HASH_ID];
+    out->nhashes = p[OFF_NHASHES];
+    out->seed = load_le64(p + OFF_SEED);
+    out->nbits = nbits;
+    out->nbytes = bit_array_bytes(nbits);
+    out->bits = (uint8_t *)p + BLOOM_HEADER_SIZE;
+    return bloom_ok(err);
+}
+
+bloom_status bloom_parse(const void *buf, size_t len, bloom_filter *out, bloom_error *err)
+{
+    bloom_status st = bloom_parse_header(buf, len, out, err);
+    if (st != BLOOM_OK)
+        return st;
+    /* Bits past nbits would make equal filters compare unequal and inflate
+     * popcounts: the format says they are zero. */
+    for (uint64_t i = out->nbits; i < out->nbytes * 8; i++)
+        if (out->bits[i >> 3] & (1u << (i & 7)))
+            return bloom_fail(err, BLOOM_E_FORMAT, "padding bit %" PRIu64 " past nbits %" PRIu64
+                              " is set", i, out->nbits);
+    return bloom_ok(err);
+}

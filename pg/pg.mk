@@ -1,0 +1,3 @@
+PG_SRCS =
+bench-pg:
+.PHONY: bench-pg

@@ -1,0 +1,3 @@
+sqlite:
+bench-sqlite:
+.PHONY: sqlite bench-sqlite

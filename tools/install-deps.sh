@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Install the Debian 12 packages a part of bloomfilter needs, if missing.
+#   tools/install-deps.sh [--quiet] [core|sqlite|pg|bench|all]...   (default: all)
+# Needs root (or sudo) only when something is missing.
+set -euo pipefail
+
+quiet=
+if [ "${1:-}" = --quiet ]; then quiet=1; shift; fi
+[ $# -gt 0 ] || set -- all
+
+core="gcc clang make libc6-dev libxxhash-dev valgrind"
+sqlite="$core libsqlite3-dev sqlite3 python3"
+pg="$core postgresql-15 postgresql-server-dev-15 postgresql-common"
+bench="$sqlite $pg postgresql-15-hll"
+
+wanted=
+for part in "$@"; do
+    case $part in
+        core) wanted="$wanted $core" ;;
+        sqlite) wanted="$wanted $sqlite" ;;
+        pg) wanted="$wanted $pg" ;;
+        bench) wanted="$wanted $bench" ;;
+        all) wanted="$wanted $sqlite $pg" ;;
+        *) echo "install-deps: unknown part '$part'" >&2; exit 2 ;;
+    esac
+done
+
+missing=
+for pkg in $(echo "$wanted" | tr ' ' '\n' | sort -u); do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $pkg"
+done
+[ -n "$missing" ] || { [ -n "$quiet" ] || echo "install-deps: all present"; exit 0; }
+
+echo "install-deps: installing$missing"
+sudo=
+[ "$(id -u)" -eq 0 ] || sudo=sudo
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+# A fresh postgresql-15 would start a cluster of its own; tests use throwaway
+# clusters (pg_virtualenv), so do not create one.
+$sudo mkdir -p /etc/postgresql-common
+grep -qs '^create_main_cluster' /etc/postgresql-common/createcluster.conf ||
+    echo 'create_main_cluster = false' | $sudo tee -a /etc/postgresql-common/createcluster.conf >/dev/null
+$sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+echo "install-deps: done"
