@@ -1,0 +1,255 @@
+/*
+ * aggregates.c - bloom_agg (self-sizing and fixed-size), bloom_union_agg
+ * and bloom_intersect_agg.
+ *
+ * The aggregate context holds only pointers and counters; what grows (the
+ * builder, the filter) is allocated with sqlite3_malloc64 and released in
+ * xFinal, which SQLite calls for every context it allocated, also when the
+ * statement fails or is reset before the end.  An aggregate that saw no
+ * non-NULL input returns NULL, like sum().
+ */
+#include "common.h"
+
+#include <string.h>
+
+/* ---- bloom_agg(x): the core's self-sizing builder at 1%, classic ---- */
+
+#define AGG_FPR 0.01
+
+/* Repeated values are common in the columns people aggregate; a small
+ * direct-mapped table of recent hashes drops most repeats before they
+ * reach the builder, whose cost is sorting what it is given.  Dropping a
+ * hash already given changes nothing: the result depends on the set.  The
+ * table is allocated only once a group is large enough to profit. */
+enum { RECENT_SLOTS = 4096, RECENT_AFTER_ROWS = 1024 };
+
+typedef struct agg_build {
+    bloom_builder *builder;
+    uint64_t *recent;
+    uint64_t rows;
+} agg_build;
+
+/*
+ * A builder that already holds its first hash.  Works around a core bug:
+ * bloom_builder_add_hash on a fresh builder (capacity 0) skips growing,
+ * since compacting nothing "frees enough", and stores through a NULL array.
+ * A builder read from a one-hash state (docs/FORMAT.md, builder state) has
+ * room, and is the builder bloom_builder_create would give plus that hash.
+ */
+static bloom_status start_builder(uint64_t first, bloom_builder **out, bloom_error *err)
+{
+    uint8_t state[40] = {'B', 'L', 'M', 'B', BLOOM_FORMAT_VERSION, BLOOM_LAYOUT_CLASSIC,
+                         BLOOM_HASH_XXH64_CANONICAL, 0};
+    double fpr = AGG_FPR;
+    uint64_t fpr_bits, fields[4];
+    memcpy(&fpr_bits, &fpr, sizeof fpr_bits);
+    fields[0] = 0; /* seed */
+    fields[1] = fpr_bits;
+    fields[2] = 1; /* count */
+    fields[3] = first;
+    for (int f = 0; f < 4; f++)
+        for (int i = 0; i < 8; i++)
+            state[8 + 8 * f + i] = (uint8_t)(fields[f] >> (8 * i));
+    return bloom_builder_deserialize(&bf_sqlite_allocator, state, sizeof state, out, err);
+}
+
+void bf_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    static const char fn[] = "bloom_agg";
+    (void)argc;
+    agg_build *st = sqlite3_aggregate_context(ctx, sizeof *st);
+    if (st == NULL) {
+        sqlite3_result_error_nomem(ctx);
+        return;
+    }
+    uint64_t hash;
+    int rc = bf_hash_value(ctx, argv[0], 0, &hash);
+    if (rc != BF_OK)
+        return;
+    bloom_error err;
+    if (st->builder == NULL) {
+        if (start_builder(hash, &st->builder, &err) != BLOOM_OK)
+            bf_core_error(ctx, fn, &err);
+        return;
+    }
+    if (st->recent != NULL) {
+        /* Slot 0 of a fresh table reads as hash 0; never skip on it. */
+        uint64_t *slot = &st->recent[hash & (RECENT_SLOTS - 1)];
+        if (*slot == hash && hash != 0)
+            return;
+        *slot = hash;
+    } else if (++st->rows == RECENT_AFTER_ROWS) {
+        st->recent = sqlite3_malloc64(RECENT_SLOTS * sizeof *st->recent);
+        if (st->recent != NULL) /* without it the builder just sees more */
+            memset(st->recent, 0, RECENT_SLOTS * sizeof *st->recent);
+    }
+    if (bloom_builder_add_hash(st->builder, hash, &err) != BLOOM_OK)
+        bf_core_error(ctx, fn, &err);
+}
+
+void bf_agg_final(sqlite3_context *ctx)
+{
+    static const char fn[] = "bloom_agg";
+    agg_build *st = sqlite3_aggregate_context(ctx, 0);
+    if (st == NULL)
+        return; /* no row at all */
+    bloom_builder *b = st->builder;
+    st->builder = NULL;
+    sqlite3_free(st->recent);
+    st->recent = NULL;
+    if (b == NULL)
+        return; /* only NULLs */
+    bloom_error err;
+    size_t size;
+    bloom_filter f;
+    if (bloom_builder_result_size(b, &size, &err) != BLOOM_OK) {
+        bf_core_error(ctx, fn, &err);
+    } else {
+        uint8_t *buf = bf_alloc_result(ctx, fn, size);
+        if (buf != NULL) {
+            if (bloom_builder_finish(b, buf, size, &f, &err) == BLOOM_OK) {
+                sqlite3_result_blob64(ctx, buf, size, sqlite3_free);
+            } else {
+                sqlite3_free(buf);
+                bf_core_error(ctx, fn, &err);
+            }
+        }
+    }
+    bloom_builder_destroy(b);
+}
+
+/* ---- filters built in place: bloom_agg(x, capacity, fpr) and the
+ *      union/intersection aggregates ---- */
+
+typedef struct agg_filter {
+    uint8_t *buf; /* the result's bytes, sqlite3_malloc64'd */
+    size_t size;
+    bloom_filter view;
+} agg_filter;
+
+static agg_filter *filter_state(sqlite3_context *ctx)
+{
+    agg_filter *st = sqlite3_aggregate_context(ctx, sizeof *st);
+    if (st == NULL)
+        sqlite3_result_error_nomem(ctx);
+    return st;
+}
+
+/* The filter of the first row: capacity and fpr are read once, so a group
+ * has one size even if the arguments vary from row to row. */
+static int fixed_init(sqlite3_context *ctx, sqlite3_value **argv, agg_filter *st)
+{
+    static const char fn[] = "bloom_agg";
+    int64_t capacity;
+    double fpr;
+    int rc = bf_int64_arg(ctx, argv[1], fn, "capacity", &capacity);
+    if (rc == BF_OK)
+        rc = bf_double_arg(ctx, argv[2], fn, "false-positive rate", &fpr);
+    if (rc == BF_NULL)
+        bf_error(ctx, fn, "capacity and false-positive rate must not be null");
+    if (rc != BF_OK)
+        return BF_ERROR;
+    if (capacity <= 0) {
+        bf_error(ctx, fn, "capacity must be positive, got %lld", (long long)capacity);
+        return BF_ERROR;
+    }
+    uint64_t nbits;
+    unsigned nhashes;
+    bloom_error err;
+    if (bloom_params_for_capacity(BLOOM_LAYOUT_CLASSIC, (uint64_t)capacity, fpr, &nbits, &nhashes,
+                                  &err) != BLOOM_OK) {
+        bf_core_error(ctx, fn, &err);
+        return BF_ERROR;
+    }
+    size_t size = bloom_serialized_size(nbits);
+    uint8_t *buf = bf_alloc_result(ctx, fn, size);
+    if (buf == NULL)
+        return BF_ERROR;
+    if (bloom_init(buf, size, BLOOM_LAYOUT_CLASSIC, nbits, nhashes, 0, &st->view, &err) !=
+        BLOOM_OK) {
+        sqlite3_free(buf);
+        bf_core_error(ctx, fn, &err);
+        return BF_ERROR;
+    }
+    st->buf = buf;
+    st->size = size;
+    return BF_OK;
+}
+
+void bf_agg_fixed_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    if (sqlite3_value_type(argv[0]) == SQLITE_NULL)
+        return;
+    agg_filter *st = filter_state(ctx);
+    if (st == NULL)
+        return;
+    if (st->buf == NULL && fixed_init(ctx, argv, st) != BF_OK)
+        return;
+    uint64_t hash;
+    if (bf_hash_value(ctx, argv[0], 0, &hash) == BF_OK)
+        bloom_add_hash(&st->view, hash);
+}
+
+/* Hands the buffer to SQLite as the result; also the cleanup when the
+ * statement failed (SQLite then discards the result and frees the buffer). */
+static void filter_final(sqlite3_context *ctx)
+{
+    agg_filter *st = sqlite3_aggregate_context(ctx, 0);
+    if (st == NULL || st->buf == NULL)
+        return;
+    uint8_t *buf = st->buf;
+    st->buf = NULL;
+    sqlite3_result_blob64(ctx, buf, st->size, sqlite3_free);
+}
+
+void bf_agg_fixed_final(sqlite3_context *ctx)
+{
+    filter_final(ctx);
+}
+
+static void combine_step(sqlite3_context *ctx, sqlite3_value **argv, const char *fn,
+                         int is_union)
+{
+    bloom_filter in;
+    int rc = bf_filter_value(ctx, argv[0], fn, &in);
+    if (rc != BF_OK)
+        return;
+    agg_filter *st = filter_state(ctx);
+    if (st == NULL)
+        return;
+    bloom_error err;
+    if (st->buf == NULL) {
+        size_t size = BLOOM_HEADER_SIZE + (size_t)in.nbytes;
+        uint8_t *buf = bf_alloc_result(ctx, fn, size);
+        if (buf == NULL)
+            return;
+        memcpy(buf, in.bits - BLOOM_HEADER_SIZE, size);
+        st->view = in;
+        st->view.bits = buf + BLOOM_HEADER_SIZE;
+        st->buf = buf;
+        st->size = size;
+        return;
+    }
+    bloom_status s = is_union ? bloom_union_into(&st->view, &in, &err)
+                              : bloom_intersect_into(&st->view, &in, &err);
+    if (s != BLOOM_OK)
+        bf_core_error(ctx, fn, &err);
+}
+
+void bf_union_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    combine_step(ctx, argv, "bloom_union_agg", 1);
+}
+
+void bf_intersect_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    combine_step(ctx, argv, "bloom_intersect_agg", 0);
+}
+
+void bf_combine_agg_final(sqlite3_context *ctx)
+{
+    filter_final(ctx);
+}

@@ -1,0 +1,96 @@
+/*
+ * common.h - what the SQLite wrapper's files share: the SQLite API as a
+ * loadable extension sees it (or as the core of an application sees it,
+ * under SQLITE_CORE), the argument helpers and the SQL functions.
+ */
+#ifndef BLOOMFILTER_SQLITE_COMMON_H
+#define BLOOMFILTER_SQLITE_COMMON_H
+
+#include "bloom.h"
+
+#ifdef SQLITE_CORE
+#include <sqlite3.h>
+#else
+#include <sqlite3ext.h>
+/* The one sqlite3_api pointer is defined by SQLITE_EXTENSION_INIT1 in
+ * extension.c; every other file refers to it. */
+SQLITE_EXTENSION_INIT3
+#endif
+
+#include <stdint.h>
+
+/* What an argument helper found: a usable value, SQL NULL (the function's
+ * result is NULL), or an error already set as the function's result. */
+enum { BF_ERROR = -1, BF_NULL = 0, BF_OK = 1 };
+
+/* Errors: "<function>: <message>" as the result of ctx. */
+void bf_error(sqlite3_context *ctx, const char *fn, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* A core failure: out of memory becomes SQLITE_NOMEM, anything else the
+ * core's message prefixed with the function and the kind of failure. */
+void bf_core_error(sqlite3_context *ctx, const char *fn, const bloom_error *err);
+
+/* The canonical hash of a value (docs/HASHING.md); BF_NULL for SQL NULL,
+ * which is never a member. */
+int bf_hash_value(sqlite3_context *ctx, sqlite3_value *v, uint64_t seed, uint64_t *out);
+
+/* A filter argument, validated.  The view points into SQLite's copy of the
+ * value: read only.  A filter that is constant for the statement is parsed
+ * once and its view cached as auxdata of argument i. */
+int bf_filter_arg(sqlite3_context *ctx, sqlite3_value **argv, int i, const char *fn,
+                  bloom_filter *out);
+/* A filter from bytes that need no cache (aggregate inputs). */
+int bf_filter_value(sqlite3_context *ctx, sqlite3_value *v, const char *fn, bloom_filter *out);
+
+/* Scalar parameters: integer (an integral REAL is accepted), real, layout. */
+int bf_int64_arg(sqlite3_context *ctx, sqlite3_value *v, const char *fn, const char *what,
+                 int64_t *out);
+int bf_double_arg(sqlite3_context *ctx, sqlite3_value *v, const char *fn, const char *what,
+                  double *out);
+int bf_layout_arg(sqlite3_context *ctx, sqlite3_value *v, const char *fn, int *out);
+
+/* A buffer for a result filter of size bytes, after checking it against the
+ * connection's SQLITE_LIMIT_LENGTH; NULL with the error set. */
+uint8_t *bf_alloc_result(sqlite3_context *ctx, const char *fn, uint64_t size);
+
+/* uint64 <-> SQLite INTEGER by two's complement, without relying on the
+ * implementation-defined conversion of out-of-range values. */
+static inline int64_t bf_to_int64(uint64_t u)
+{
+    return u <= (uint64_t)INT64_MAX ? (int64_t)u : -(int64_t)(~u) - 1;
+}
+
+/* The core's allocator over SQLite's, so memory shows in sqlite3_memory_used
+ * and obeys sqlite3_hard_heap_limit64. */
+extern const bloom_allocator bf_sqlite_allocator;
+
+/* Scalar functions (scalar.c). */
+void bf_empty(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+void bf_empty_mk(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+void bf_add(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+void bf_contains(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+void bf_union(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+void bf_intersect(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+void bf_cardinality(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+void bf_intersect_cardinality(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+void bf_jaccard(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+void bf_fpr(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+void bf_info(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+void bf_hash(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+void bf_version(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+void bf_from_parquet(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+void bf_to_parquet(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+
+/* Aggregates (aggregates.c). */
+void bf_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+void bf_agg_final(sqlite3_context *ctx);
+void bf_agg_fixed_step(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+void bf_agg_fixed_final(sqlite3_context *ctx);
+void bf_union_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+void bf_intersect_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+void bf_combine_agg_final(sqlite3_context *ctx);
+
+#endif

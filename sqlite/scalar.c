@@ -1,0 +1,366 @@
+/*
+ * scalar.c - the scalar SQL functions.  Each one reads its arguments
+ * through values.c, so NULL handling, type errors and messages are the same
+ * everywhere; a result filter is always a new buffer, never SQLite's input.
+ */
+#include "common.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* bloom_empty/bloom_empty_mk share the tail: seed and layout arguments,
+ * then an empty filter of (nbits, nhashes). */
+static void result_empty(sqlite3_context *ctx, const char *fn, int layout, uint64_t nbits,
+                         unsigned nhashes, uint64_t seed)
+{
+    bloom_error err;
+    if (bloom_check_params(layout, nbits, nhashes, &err) != BLOOM_OK) {
+        bf_core_error(ctx, fn, &err);
+        return;
+    }
+    size_t size = bloom_serialized_size(nbits);
+    uint8_t *buf = bf_alloc_result(ctx, fn, size);
+    if (buf == NULL)
+        return;
+    bloom_filter f;
+    if (bloom_init(buf, size, layout, nbits, nhashes, seed, &f, &err) != BLOOM_OK) {
+        sqlite3_free(buf);
+        bf_core_error(ctx, fn, &err);
+        return;
+    }
+    sqlite3_result_blob64(ctx, buf, size, sqlite3_free);
+}
+
+/* Optional trailing (seed, layout) from argv[first]; BF_NULL if either is
+ * NULL, since a NULL parameter has no meaning to default to. */
+static int seed_layout_args(sqlite3_context *ctx, int argc, sqlite3_value **argv, int first,
+                            const char *fn, uint64_t *seed, int *layout)
+{
+    int64_t s = 0;
+    *seed = 0;
+    *layout = BLOOM_LAYOUT_CLASSIC;
+    if (argc > first) {
+        int rc = bf_int64_arg(ctx, argv[first], fn, "seed", &s);
+        if (rc != BF_OK)
+            return rc;
+        *seed = (uint64_t)s;
+    }
+    if (argc > first + 1)
+        return bf_layout_arg(ctx, argv[first + 1], fn, layout);
+    return BF_OK;
+}
+
+void bf_empty(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    static const char fn[] = "bloom_empty";
+    int64_t capacity;
+    double fpr = 0.01;
+    uint64_t seed;
+    int layout;
+    if (bf_int64_arg(ctx, argv[0], fn, "capacity", &capacity) != BF_OK)
+        return;
+    if (argc > 1 && bf_double_arg(ctx, argv[1], fn, "false-positive rate", &fpr) != BF_OK)
+        return;
+    if (seed_layout_args(ctx, argc, argv, 2, fn, &seed, &layout) != BF_OK)
+        return;
+    if (capacity <= 0) {
+        bf_error(ctx, fn, "capacity must be positive, got %lld", (long long)capacity);
+        return;
+    }
+    uint64_t nbits;
+    unsigned nhashes;
+    bloom_error err;
+    if (bloom_params_for_capacity(layout, (uint64_t)capacity, fpr, &nbits, &nhashes, &err) !=
+        BLOOM_OK) {
+        bf_core_error(ctx, fn, &err);
+        return;
+    }
+    result_empty(ctx, fn, layout, nbits, nhashes, seed);
+}
+
+void bf_empty_mk(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    static const char fn[] = "bloom_empty_mk";
+    int64_t nbits, nhashes;
+    uint64_t seed;
+    int layout;
+    if (bf_int64_arg(ctx, argv[0], fn, "nbits", &nbits) != BF_OK ||
+        bf_int64_arg(ctx, argv[1], fn, "nhashes", &nhashes) != BF_OK ||
+        seed_layout_args(ctx, argc, argv, 2, fn, &seed, &layout) != BF_OK)
+        return;
+    if (nbits <= 0) {
+        bf_error(ctx, fn, "nbits must be positive, got %lld", (long long)nbits);
+        return;
+    }
+    if (nhashes < BLOOM_MIN_NHASHES || nhashes > BLOOM_MAX_NHASHES) {
+        bf_error(ctx, fn, "nhashes %lld is outside [%d, %d]", (long long)nhashes,
+                 BLOOM_MIN_NHASHES, BLOOM_MAX_NHASHES);
+        return;
+    }
+    result_empty(ctx, fn, layout, (uint64_t)nbits, (unsigned)nhashes, seed);
+}
+
+/* A copy of f's bytes as a new result buffer, with its view. */
+static uint8_t *copy_filter(sqlite3_context *ctx, const char *fn, const bloom_filter *f,
+                            bloom_filter *copy, size_t *size)
+{
+    *size = BLOOM_HEADER_SIZE + (size_t)f->nbytes;
+    uint8_t *buf = bf_alloc_result(ctx, fn, *size);
+    if (buf == NULL)
+        return NULL;
+    memcpy(buf, f->bits - BLOOM_HEADER_SIZE, *size);
+    *copy = *f;
+    copy->bits = buf + BLOOM_HEADER_SIZE;
+    return buf;
+}
+
+void bf_add(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    static const char fn[] = "bloom_add";
+    (void)argc;
+    bloom_filter f, out;
+    uint64_t hash;
+    if (bf_filter_arg(ctx, argv, 0, fn, &f) != BF_OK)
+        return;
+    int rc = bf_hash_value(ctx, argv[1], f.seed, &hash);
+    if (rc == BF_ERROR)
+        return;
+    if (rc == BF_NULL || bloom_contains_hash(&f, hash)) {
+        /* Nothing to set: the input bytes are the answer. */
+        sqlite3_result_value(ctx, argv[0]);
+        return;
+    }
+    size_t size;
+    uint8_t *buf = copy_filter(ctx, fn, &f, &out, &size);
+    if (buf == NULL)
+        return;
+    bloom_add_hash(&out, hash);
+    sqlite3_result_blob64(ctx, buf, size, sqlite3_free);
+}
+
+void bf_contains(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    static const char fn[] = "bloom_contains";
+    (void)argc;
+    bloom_filter f;
+    uint64_t hash;
+    if (sqlite3_value_type(argv[1]) == SQLITE_NULL)
+        return; /* NULL is never a member, nor known not to be one */
+    if (bf_filter_arg(ctx, argv, 0, fn, &f) != BF_OK)
+        return;
+    if (bf_hash_value(ctx, argv[1], f.seed, &hash) != BF_OK)
+        return;
+    sqlite3_result_int(ctx, bloom_contains_hash(&f, hash));
+}
+
+/* Both filter arguments, validated; BF_OK only when both are present. */
+static int two_filters(sqlite3_context *ctx, sqlite3_value **argv, const char *fn,
+                       bloom_filter *a, bloom_filter *b, int check)
+{
+    int ra = bf_filter_arg(ctx, argv, 0, fn, a);
+    if (ra == BF_ERROR)
+        return BF_ERROR;
+    int rb = bf_filter_arg(ctx, argv, 1, fn, b);
+    if (rb == BF_ERROR)
+        return BF_ERROR;
+    if (ra == BF_NULL || rb == BF_NULL)
+        return BF_NULL;
+    bloom_error err;
+    if (check && bloom_check_compatible(a, b, &err) != BLOOM_OK) {
+        bf_core_error(ctx, fn, &err);
+        return BF_ERROR;
+    }
+    return BF_OK;
+}
+
+static void combine(sqlite3_context *ctx, sqlite3_value **argv, const char *fn, int is_union)
+{
+    bloom_filter a, b, out;
+    bloom_error err;
+    if (two_filters(ctx, argv, fn, &a, &b, 1) != BF_OK)
+        return;
+    size_t size;
+    uint8_t *buf = copy_filter(ctx, fn, &a, &out, &size);
+    if (buf == NULL)
+        return;
+    bloom_status st = is_union ? bloom_union_into(&out, &b, &err)
+                               : bloom_intersect_into(&out, &b, &err);
+    if (st != BLOOM_OK) {
+        sqlite3_free(buf);
+        bf_core_error(ctx, fn, &err);
+        return;
+    }
+    sqlite3_result_blob64(ctx, buf, size, sqlite3_free);
+}
+
+void bf_union(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    combine(ctx, argv, "bloom_union", 1);
+}
+
+void bf_intersect(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    combine(ctx, argv, "bloom_intersect", 0);
+}
+
+/* SQLite turns a NaN result into NULL by itself; infinities stay REAL. */
+void bf_cardinality(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    bloom_filter f;
+    if (bf_filter_arg(ctx, argv, 0, "bloom_cardinality", &f) == BF_OK)
+        sqlite3_result_double(ctx, bloom_estimate_cardinality(&f));
+}
+
+void bf_fpr(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    bloom_filter f;
+    if (bf_filter_arg(ctx, argv, 0, "bloom_fpr", &f) == BF_OK)
+        sqlite3_result_double(ctx, bloom_estimate_fpr(&f));
+}
+
+static void estimate_pair(sqlite3_context *ctx, sqlite3_value **argv, const char *fn,
+                          bloom_status (*estimate)(const bloom_filter *, const bloom_filter *,
+                                                   double *, bloom_error *))
+{
+    bloom_filter a, b;
+    bloom_error err;
+    double out;
+    if (two_filters(ctx, argv, fn, &a, &b, 0) != BF_OK)
+        return;
+    if (estimate(&a, &b, &out, &err) != BLOOM_OK) {
+        bf_core_error(ctx, fn, &err);
+        return;
+    }
+    if (isnan(out))
+        sqlite3_result_null(ctx);
+    else
+        sqlite3_result_double(ctx, out);
+}
+
+void bf_intersect_cardinality(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    estimate_pair(ctx, argv, "bloom_intersect_cardinality", bloom_estimate_intersection);
+}
+
+void bf_jaccard(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    estimate_pair(ctx, argv, "bloom_jaccard", bloom_estimate_jaccard);
+}
+
+/* Shortest of %.15g..%.17g that reads back as v; JSON has no infinities
+ * or NaN, so those are null. */
+static void json_number(char *buf, size_t len, double v)
+{
+    if (!isfinite(v)) {
+        snprintf(buf, len, "null");
+        return;
+    }
+    for (int precision = 15; precision <= 17; precision++) {
+        snprintf(buf, len, "%.*g", precision, v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
+}
+
+void bf_info(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    bloom_filter f;
+    if (bf_filter_arg(ctx, argv, 0, "bloom_info", &f) != BF_OK)
+        return;
+    char fill[32], card[32], fpr[32];
+    uint64_t set = bloom_popcount(&f);
+    json_number(fill, sizeof fill, (double)set / (double)f.nbits);
+    json_number(card, sizeof card, bloom_estimate_cardinality(&f));
+    json_number(fpr, sizeof fpr, bloom_estimate_fpr(&f));
+    char *json = sqlite3_mprintf(
+        "{\"layout\":\"%s\",\"nbits\":%llu,\"nhashes\":%u,\"seed\":%lld,\"nbytes\":%llu,"
+        "\"bits_set\":%llu,\"fill\":%s,\"est_cardinality\":%s,\"est_fpr\":%s,"
+        "\"format_version\":%u}",
+        bloom_layout_name(f.layout), (unsigned long long)f.nbits, (unsigned)f.nhashes,
+        (long long)bf_to_int64(f.seed),
+        (unsigned long long)(BLOOM_HEADER_SIZE + f.nbytes), (unsigned long long)set, fill, card,
+        fpr, (unsigned)f.version);
+    if (json == NULL) {
+        sqlite3_result_error_nomem(ctx);
+        return;
+    }
+    sqlite3_result_text(ctx, json, -1, sqlite3_free);
+}
+
+void bf_hash(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    int64_t seed = 0;
+    uint64_t hash;
+    if (argc > 1 && bf_int64_arg(ctx, argv[1], "bloom_hash", "seed", &seed) != BF_OK)
+        return;
+    if (bf_hash_value(ctx, argv[0], (uint64_t)seed, &hash) == BF_OK)
+        sqlite3_result_int64(ctx, bf_to_int64(hash));
+}
+
+void bf_version(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    (void)argv;
+    sqlite3_result_text(ctx, BLOOMFILTER_VERSION, -1, SQLITE_STATIC);
+}
+
+void bf_from_parquet(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    static const char fn[] = "bloom_from_parquet";
+    (void)argc;
+    int type = sqlite3_value_type(argv[0]);
+    if (type == SQLITE_NULL)
+        return;
+    if (type != SQLITE_BLOB) {
+        bf_error(ctx, fn, "a Parquet bitset is a blob");
+        return;
+    }
+    const void *bitset = sqlite3_value_blob(argv[0]);
+    size_t len = (size_t)sqlite3_value_bytes(argv[0]);
+    if (bitset == NULL && len > 0) {
+        sqlite3_result_error_nomem(ctx);
+        return;
+    }
+    bloom_error err;
+    bloom_filter f;
+    /* The core rejects a bad length before touching the buffer. */
+    if (len == 0 || len % 32 != 0) {
+        if (bloom_from_parquet(bitset, len, NULL, 0, &f, &err) != BLOOM_OK)
+            bf_core_error(ctx, fn, &err);
+        return;
+    }
+    uint64_t size = (uint64_t)BLOOM_HEADER_SIZE + len;
+    uint8_t *buf = bf_alloc_result(ctx, fn, size);
+    if (buf == NULL)
+        return;
+    if (bloom_from_parquet(bitset, len, buf, (size_t)size, &f, &err) != BLOOM_OK) {
+        sqlite3_free(buf);
+        bf_core_error(ctx, fn, &err);
+        return;
+    }
+    sqlite3_result_blob64(ctx, buf, size, sqlite3_free);
+}
+
+void bf_to_parquet(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    static const char fn[] = "bloom_to_parquet";
+    (void)argc;
+    bloom_filter f;
+    bloom_error err;
+    if (bf_filter_arg(ctx, argv, 0, fn, &f) != BF_OK)
+        return;
+    if (bloom_check_parquet(&f, &err) != BLOOM_OK) {
+        bf_core_error(ctx, fn, &err);
+        return;
+    }
+    sqlite3_result_blob64(ctx, f.bits, f.nbytes, SQLITE_TRANSIENT);
+}

@@ -1,0 +1,248 @@
+/*
+ * values.c - from sqlite3_value to what the core takes: canonical hashes
+ * of SQL values, validated filter views, checked parameters, and errors.
+ */
+#include "common.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+static void *sqlite_alloc(void *ctx, size_t size)
+{
+    (void)ctx;
+    return sqlite3_malloc64((sqlite3_uint64)size);
+}
+
+static void sqlite_release(void *ctx, void *ptr)
+{
+    (void)ctx;
+    sqlite3_free(ptr);
+}
+
+const bloom_allocator bf_sqlite_allocator = {sqlite_alloc, sqlite_release, NULL};
+
+void bf_error(sqlite3_context *ctx, const char *fn, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *detail = sqlite3_vmprintf(fmt, ap);
+    va_end(ap);
+    char *msg = detail ? sqlite3_mprintf("%s: %s", fn, detail) : NULL;
+    if (msg)
+        sqlite3_result_error(ctx, msg, -1);
+    else
+        sqlite3_result_error_nomem(ctx);
+    sqlite3_free(msg);
+    sqlite3_free(detail);
+}
+
+void bf_core_error(sqlite3_context *ctx, const char *fn, const bloom_error *err)
+{
+    if (err->status == BLOOM_E_NOMEM)
+        sqlite3_result_error_nomem(ctx);
+    else
+        bf_error(ctx, fn, "%s: %s", bloom_status_name(err->status), err->message);
+}
+
+static const char *type_name(int type)
+{
+    switch (type) {
+    case SQLITE_INTEGER:
+        return "an integer";
+    case SQLITE_FLOAT:
+        return "a real";
+    case SQLITE_TEXT:
+        return "text";
+    case SQLITE_BLOB:
+        return "a blob";
+    }
+    return "null";
+}
+
+int bf_hash_value(sqlite3_context *ctx, sqlite3_value *v, uint64_t seed, uint64_t *out)
+{
+    switch (sqlite3_value_type(v)) {
+    case SQLITE_INTEGER:
+        *out = bloom_hash_int64(sqlite3_value_int64(v), seed);
+        return BF_OK;
+    case SQLITE_FLOAT:
+        /* The core hashes an integral double as the integer, so 5.0 and 5
+         * are one member, as they are one value to SQL comparisons. */
+        *out = bloom_hash_double(sqlite3_value_double(v), seed);
+        return BF_OK;
+    case SQLITE_TEXT: {
+        /* Text is hashed as its UTF-8 bytes whatever the database encoding;
+         * the length comes from SQLite, since text may hold NUL bytes. */
+        const unsigned char *p = sqlite3_value_text(v);
+        if (p == NULL) {
+            sqlite3_result_error_nomem(ctx);
+            return BF_ERROR;
+        }
+        *out = bloom_hash_bytes(p, (size_t)sqlite3_value_bytes(v), seed);
+        return BF_OK;
+    }
+    case SQLITE_BLOB: {
+        const void *p = sqlite3_value_blob(v);
+        int n = sqlite3_value_bytes(v);
+        if (p == NULL && n > 0) {
+            sqlite3_result_error_nomem(ctx);
+            return BF_ERROR;
+        }
+        *out = bloom_hash_bytes(p, (size_t)n, seed);
+        return BF_OK;
+    }
+    }
+    return BF_NULL;
+}
+
+/* What a constant filter argument keeps between rows: its parsed header.
+ * The bytes themselves stay SQLite's, so bits is refreshed on every call. */
+typedef struct filter_cache {
+    bloom_filter view;
+    int len;
+} filter_cache;
+
+static int filter_bytes(sqlite3_context *ctx, sqlite3_value *v, const char *fn,
+                        const uint8_t **p, int *n)
+{
+    int type = sqlite3_value_type(v);
+    if (type == SQLITE_NULL)
+        return BF_NULL;
+    if (type != SQLITE_BLOB) {
+        bf_error(ctx, fn, "a bloom filter is a blob, got %s", type_name(type));
+        return BF_ERROR;
+    }
+    *p = sqlite3_value_blob(v);
+    *n = sqlite3_value_bytes(v);
+    if (*p == NULL && *n > 0) {
+        sqlite3_result_error_nomem(ctx);
+        return BF_ERROR;
+    }
+    return BF_OK;
+}
+
+int bf_filter_value(sqlite3_context *ctx, sqlite3_value *v, const char *fn, bloom_filter *out)
+{
+    const uint8_t *p = NULL;
+    int n = 0;
+    int rc = filter_bytes(ctx, v, fn, &p, &n);
+    if (rc != BF_OK)
+        return rc;
+    bloom_error err;
+    if (bloom_parse(p, (size_t)n, out, &err) != BLOOM_OK) {
+        bf_core_error(ctx, fn, &err);
+        return BF_ERROR;
+    }
+    return BF_OK;
+}
+
+int bf_filter_arg(sqlite3_context *ctx, sqlite3_value **argv, int i, const char *fn,
+                  bloom_filter *out)
+{
+    const uint8_t *p = NULL;
+    int n = 0;
+    int rc = filter_bytes(ctx, argv[i], fn, &p, &n);
+    if (rc != BF_OK)
+        return rc;
+    /* SQLite keeps auxdata only while the argument's value cannot change,
+     * so a cached header still describes these bytes; the length check is
+     * a cheap guard, not a revalidation. */
+    const filter_cache *cached = sqlite3_get_auxdata(ctx, i);
+    if (cached != NULL && cached->len == n) {
+        *out = cached->view;
+        out->bits = (uint8_t *)p + BLOOM_HEADER_SIZE;
+        return BF_OK;
+    }
+    bloom_error err;
+    if (bloom_parse(p, (size_t)n, out, &err) != BLOOM_OK) {
+        bf_core_error(ctx, fn, &err);
+        return BF_ERROR;
+    }
+    filter_cache *cache = sqlite3_malloc(sizeof *cache);
+    if (cache != NULL) { /* without a cache the next call parses again */
+        cache->view = *out;
+        cache->len = n;
+        sqlite3_set_auxdata(ctx, i, cache, sqlite3_free);
+    }
+    return BF_OK;
+}
+
+int bf_int64_arg(sqlite3_context *ctx, sqlite3_value *v, const char *fn, const char *what,
+                 int64_t *out)
+{
+    int type = sqlite3_value_type(v);
+    if (type == SQLITE_NULL)
+        return BF_NULL;
+    if (type == SQLITE_INTEGER) {
+        *out = sqlite3_value_int64(v);
+        return BF_OK;
+    }
+    if (type == SQLITE_FLOAT) {
+        double d = sqlite3_value_double(v);
+        if (d == trunc(d) && d >= -9223372036854775808.0 && d < 9223372036854775808.0) {
+            *out = (int64_t)d;
+            return BF_OK;
+        }
+        bf_error(ctx, fn, "%s must be an integer, got %.15g", what, d);
+        return BF_ERROR;
+    }
+    bf_error(ctx, fn, "%s must be an integer, got %s", what, type_name(type));
+    return BF_ERROR;
+}
+
+int bf_double_arg(sqlite3_context *ctx, sqlite3_value *v, const char *fn, const char *what,
+                  double *out)
+{
+    int type = sqlite3_value_type(v);
+    if (type == SQLITE_NULL)
+        return BF_NULL;
+    if (type == SQLITE_INTEGER || type == SQLITE_FLOAT) {
+        *out = sqlite3_value_double(v);
+        return BF_OK;
+    }
+    bf_error(ctx, fn, "%s must be a number, got %s", what, type_name(type));
+    return BF_ERROR;
+}
+
+int bf_layout_arg(sqlite3_context *ctx, sqlite3_value *v, const char *fn, int *out)
+{
+    int type = sqlite3_value_type(v);
+    if (type == SQLITE_NULL)
+        return BF_NULL;
+    if (type != SQLITE_TEXT) {
+        bf_error(ctx, fn, "layout must be 'classic' or 'blocked', got %s", type_name(type));
+        return BF_ERROR;
+    }
+    const unsigned char *name = sqlite3_value_text(v);
+    if (name == NULL) {
+        sqlite3_result_error_nomem(ctx);
+        return BF_ERROR;
+    }
+    int n = sqlite3_value_bytes(v);
+    int layout = bloom_layout_from_name((const char *)name, (size_t)n);
+    if (layout < 0) {
+        /* %.*s stops at a NUL byte, which is what a message should show. */
+        bf_error(ctx, fn, "unknown layout '%.*s': expected 'classic' or 'blocked'",
+                 n > 64 ? 64 : n, (const char *)name);
+        return BF_ERROR;
+    }
+    *out = layout;
+    return BF_OK;
+}
+
+uint8_t *bf_alloc_result(sqlite3_context *ctx, const char *fn, uint64_t size)
+{
+    int limit = sqlite3_limit(sqlite3_context_db_handle(ctx), SQLITE_LIMIT_LENGTH, -1);
+    if (size > (uint64_t)limit) {
+        bf_error(ctx, fn,
+                 "a filter of %llu bytes exceeds this connection's blob length limit of %d bytes "
+                 "(SQLITE_LIMIT_LENGTH)",
+                 (unsigned long long)size, limit);
+        return NULL;
+    }
+    uint8_t *buf = sqlite3_malloc64(size);
+    if (buf == NULL)
+        sqlite3_result_error_nomem(ctx);
+    return buf;
+}
