@@ -1,0 +1,268 @@
+/*
+ * aggregates.c - transition, combine and final functions of
+ *
+ *   bloom_agg(value)                  self-sizing: state bloom_builder (an
+ *                                     expanded object in the aggregate),
+ *                                     result sized for the distinct values
+ *                                     at bloomfilter.default_fpr
+ *   bloom_agg(value, capacity, fpr)   fixed size: state and result `bloom`
+ *   bloom_union_agg(bloom)            state and result `bloom`
+ *   bloom_intersect_agg(bloom)
+ *
+ * NULL values are skipped; no non-NULL value gives NULL.  Every state is an
+ * ordinary type with text I/O, so partial states can travel as text
+ * (Citus), and every combination is order-independent, so parallel plans
+ * give the serial result bit for bit.
+ *
+ * A `bloom` state is modified in place only inside an aggregate
+ * (AggCheckCallContext) and only when it is a plain in-memory value, i.e.
+ * the copy nodeAgg keeps in the aggregate context; otherwise it is copied.
+ */
+#include "bloomfilter.h"
+
+#include "utils/expandeddatum.h"
+
+PG_FUNCTION_INFO_V1(bloom_agg_trans);
+PG_FUNCTION_INFO_V1(bloom_agg_combine);
+PG_FUNCTION_INFO_V1(bloom_agg_final);
+PG_FUNCTION_INFO_V1(bloom_agg_fixed_trans);
+PG_FUNCTION_INFO_V1(bloom_union_agg_trans);
+PG_FUNCTION_INFO_V1(bloom_intersect_agg_trans);
+
+static MemoryContext
+agg_context(FunctionCallInfo fcinfo)
+{
+	MemoryContext ctx;
+
+	if (AggCheckCallContext(fcinfo, &ctx))
+		return ctx;
+	return NULL;
+}
+
+/* ---- bloom_agg(value): the self-sizing builder ---- */
+
+/* bloom_agg_trans(state bloom_builder, value T) -> bloom_builder */
+Datum
+bloom_agg_trans(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggctx = agg_context(fcinfo);
+	MemoryContext parent = aggctx ? aggctx : CurrentMemoryContext;
+	BloomCallCache *cache;
+	bloom_builder *b;
+	Datum		state;
+	bloom_error err;
+
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	if (PG_ARGISNULL(0))
+		state = bloom_builder_new_datum(parent, bloomfilter_default_layout,
+										bloomfilter_default_fpr, 0, &b);
+	else if (aggctx)
+		state = bloom_builder_writable(PG_GETARG_DATUM(0), parent, &b);
+	else
+	{
+		/* not in an aggregate: never modify the argument */
+		bloom_builder *src,
+				   *tmp;
+
+		src = bloom_builder_peek(PG_GETARG_DATUM(0), &tmp);
+		state = bloom_builder_new_datum(parent, bloom_builder_layout(src),
+										bloom_builder_fpr(src), bloom_builder_seed(src), &b);
+		if (bloom_builder_merge(b, src, &err) != BLOOM_OK)
+			bloom_raise(&err, BLOOM_SOURCE_STORED, "bloom_builder");
+		bloom_builder_destroy(tmp);
+	}
+
+	cache = bloom_call_cache(fcinfo);
+	bloom_builder_datum_add(state, bloom_hash_datum(bloom_call_hasher(fcinfo, cache, 1),
+													PG_GETARG_DATUM(1), bloom_builder_seed(b)));
+	PG_RETURN_DATUM(state);
+}
+
+static void
+raise_builder_mismatch(const bloom_error *err)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("cannot combine bloom_agg states with different settings"),
+			 errdetail("%s", bloom_sentence(err->message)),
+			 errhint("Partial states combine only when built with the same bloomfilter.default_fpr and bloomfilter.default_layout.")));
+}
+
+/* bloom_agg_combine(a bloom_builder, b bloom_builder) -> bloom_builder (strict) */
+Datum
+bloom_agg_combine(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggctx = agg_context(fcinfo);
+	MemoryContext parent = aggctx ? aggctx : CurrentMemoryContext;
+	bloom_builder *dst,
+			   *src,
+			   *tmp_src,
+			   *tmp_dst = NULL;
+	Datum		state;
+	bloom_error err;
+
+	src = bloom_builder_peek(PG_GETARG_DATUM(1), &tmp_src);
+	if (aggctx)
+		state = bloom_builder_writable(PG_GETARG_DATUM(0), parent, &dst);
+	else
+	{
+		bloom_builder *a = bloom_builder_peek(PG_GETARG_DATUM(0), &tmp_dst);
+
+		state = bloom_builder_new_datum(parent, bloom_builder_layout(a), bloom_builder_fpr(a),
+										bloom_builder_seed(a), &dst);
+		if (bloom_builder_merge(dst, a, &err) != BLOOM_OK)
+			raise_builder_mismatch(&err);
+	}
+	if (bloom_builder_merge(dst, src, &err) != BLOOM_OK)
+	{
+		if (err.status == BLOOM_E_MISMATCH)
+			raise_builder_mismatch(&err);
+		bloom_raise(&err, BLOOM_SOURCE_STORED, "bloom_agg state");
+	}
+	bloom_builder_destroy(tmp_src);
+	bloom_builder_destroy(tmp_dst);
+	PG_RETURN_DATUM(state);
+}
+
+/* bloom_agg_final(state bloom_builder) -> bloom (strict) */
+Datum
+bloom_agg_final(PG_FUNCTION_ARGS)
+{
+	bloom_builder *tmp;
+	bloom_builder *b = bloom_builder_peek(PG_GETARG_DATUM(0), &tmp);
+	bloom_error err;
+	bloom_filter f;
+	size_t		size;
+	struct varlena *result;
+
+	/* Sizing compacts the builder's array: the set, the value, is unchanged. */
+	if (bloom_builder_result_size(b, &size, &err) != BLOOM_OK)
+		bloom_raise(&err, BLOOM_SOURCE_BINARY, "bloom filter");
+	bloom_check_payload_size(size, "bloom filter");
+	result = palloc(VARHDRSZ + size);
+	SET_VARSIZE(result, VARHDRSZ + size);
+	if (bloom_builder_finish(b, VARDATA(result), size, &f, &err) != BLOOM_OK)
+		bloom_raise(&err, BLOOM_SOURCE_BINARY, "bloom filter");
+	bloom_builder_destroy(tmp);
+	PG_RETURN_POINTER(result);
+}
+
+/* ---- `bloom` states ---- */
+
+/*
+ * The state argument as a writable filter: in place when nodeAgg owns it
+ * (a plain value in the aggregate context), else a copy.
+ */
+static struct varlena *
+writable_state(FunctionCallInfo fcinfo, bloom_filter *f)
+{
+	struct varlena *p = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0));
+
+	if (agg_context(fcinfo) != NULL && !VARATT_IS_EXTENDED(p))
+	{
+		bloom_parse_stored(VARDATA(p), VARSIZE(p) - VARHDRSZ, f);
+		return p;
+	}
+	return bloom_copy_arg(fcinfo, 0, f);
+}
+
+/* bloom_agg_fixed_trans(state bloom, value T, capacity bigint, fpr float8) -> bloom */
+Datum
+bloom_agg_fixed_trans(PG_FUNCTION_ARGS)
+{
+	BloomCallCache *cache;
+	struct varlena *state;
+	bloom_filter f;
+
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	if (PG_ARGISNULL(2) || PG_ARGISNULL(3))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("bloom_agg capacity and fpr must not be null")));
+
+	cache = bloom_call_cache(fcinfo);
+	if (!cache->sizing_ready || cache->capacity != PG_GETARG_INT64(2) ||
+		cache->fpr != PG_GETARG_FLOAT8(3))
+	{
+		int64		capacity = PG_GETARG_INT64(2);
+		double		fpr = PG_GETARG_FLOAT8(3);
+		bloom_error err;
+
+		if (capacity < 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("invalid bloom filter capacity " INT64_FORMAT, capacity),
+					 errdetail("The capacity must be at least 1.")));
+		cache->sizing_ready = false;
+		if (bloom_params_for_capacity(bloomfilter_default_layout, (uint64) capacity, fpr,
+									  &cache->nbits, &cache->nhashes, &err) != BLOOM_OK)
+			bloom_raise(&err, BLOOM_SOURCE_BINARY, NULL);
+		bloom_check_payload_size(bloom_serialized_size(cache->nbits), "bloom filter");
+		cache->capacity = capacity;
+		cache->fpr = fpr;
+		cache->layout = bloomfilter_default_layout;
+		cache->sizing_ready = true;
+	}
+
+	if (PG_ARGISNULL(0))
+		state = bloom_make(cache->layout, cache->nbits, cache->nhashes, 0, &f);
+	else
+	{
+		state = writable_state(fcinfo, &f);
+		if (f.nbits != cache->nbits || f.nhashes != cache->nhashes || f.layout != cache->layout)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("bloom_agg capacity and fpr must be the same for every row"),
+					 errdetail("The filter has nbits " UINT64_FORMAT " and nhashes %u; capacity " INT64_FORMAT " at fpr %g needs nbits " UINT64_FORMAT " and nhashes %u.",
+							   f.nbits, f.nhashes, cache->capacity, cache->fpr,
+							   cache->nbits, cache->nhashes)));
+	}
+	bloom_add_hash(&f, bloom_hash_datum(bloom_call_hasher(fcinfo, cache, 1),
+										PG_GETARG_DATUM(1), f.seed));
+	PG_RETURN_POINTER(state);
+}
+
+/*
+ * bloom_union_agg_trans(state bloom, value bloom) -> bloom (strict); also
+ * the combine function of bloom_union_agg and of the fixed-size bloom_agg.
+ */
+Datum
+bloom_union_agg_trans(PG_FUNCTION_ARGS)
+{
+	BloomCallCache *cache = bloom_call_cache(fcinfo);
+	bloom_filter dst,
+				src;
+	struct varlena *state = writable_state(fcinfo, &dst);
+	bloom_error err;
+
+	bloom_read_arg(fcinfo, 1, &cache->args[1], &src);
+	if (bloom_union_into(&dst, &src, &err) != BLOOM_OK)
+		bloom_raise(&err, BLOOM_SOURCE_STORED, "union");
+	PG_RETURN_POINTER(state);
+}
+
+/* bloom_intersect_agg_trans(state bloom, value bloom) -> bloom (strict) */
+Datum
+bloom_intersect_agg_trans(PG_FUNCTION_ARGS)
+{
+	BloomCallCache *cache = bloom_call_cache(fcinfo);
+	bloom_filter dst,
+				src;
+	struct varlena *state = writable_state(fcinfo, &dst);
+	bloom_error err;
+
+	bloom_read_arg(fcinfo, 1, &cache->args[1], &src);
+	if (bloom_intersect_into(&dst, &src, &err) != BLOOM_OK)
+		bloom_raise(&err, BLOOM_SOURCE_STORED, "intersect");
+	PG_RETURN_POINTER(state);
+}

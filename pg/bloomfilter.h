@@ -1,0 +1,189 @@
+/*
+ * bloomfilter.h - the PostgreSQL wrapper's shared declarations.
+ *
+ * The SQL type `bloom` is a varlena whose payload is exactly the core's byte
+ * format (docs/FORMAT.md); `bloom_builder` is a varlena whose payload is the
+ * core builder's serialized state.  Everything here is a thin layer: the
+ * core validates, hashes, sizes and combines; this layer finds the bytes,
+ * caches per call site and turns core statuses into ereport()s.
+ */
+#ifndef BLOOMFILTER_PG_H
+#define BLOOMFILTER_PG_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "bloom.h"
+
+/* ---- settings (module.c) ---- */
+extern double bloomfilter_default_fpr;
+extern int bloomfilter_default_layout;
+
+/*
+ * Largest payload a varlena can carry: a filter or a builder state beyond it
+ * cannot be a SQL value (PROGRAM_LIMIT_EXCEEDED).
+ */
+#define BLOOM_MAX_PAYLOAD ((Size) (MaxAllocSize - VARHDRSZ))
+
+/* ---- errors (errors.c) ---- */
+
+/*
+ * Where the bytes being read came from; it decides the SQLSTATE of a format
+ * error: text input, binary input (recv, bytea cast, Parquet), or a value
+ * already stored as `bloom` that no longer validates.
+ */
+typedef enum BloomSource
+{
+	BLOOM_SOURCE_TEXT,
+	BLOOM_SOURCE_BINARY,
+	BLOOM_SOURCE_STORED
+} BloomSource;
+
+/*
+ * Raise err as an ERROR.  `what` names the operation for a mismatch
+ * ("union", "intersect", ...) and the object for the other statuses; it may
+ * be NULL.  The core's message becomes the errdetail sentence.
+ */
+extern void bloom_raise(const bloom_error *err, BloomSource source, const char *what)
+			pg_attribute_noreturn();
+
+/* A core message as an errdetail sentence (capitalized, final period). */
+extern char *bloom_sentence(const char *message);
+
+/* Check a payload size against BLOOM_MAX_PAYLOAD (PROGRAM_LIMIT_EXCEEDED). */
+extern void bloom_check_payload_size(uint64 size, const char *what);
+
+/* The allocator the core's builder uses: palloc in ctx, huge allowed. */
+extern void bloom_pg_allocator(bloom_allocator *alloc, MemoryContext ctx);
+
+/* ---- hex text form shared by bloom and bloom_builder (type.c) ---- */
+extern bytea *bloom_hex_decode(const char *str, const char *type_name);
+extern char *bloom_hex_encode(const char *data, Size len);
+
+/* ---- reading bloom arguments (type.c) ---- */
+
+/*
+ * Per-argument cache of a detoasted, validated filter.  A stored filter is
+ * TOASTed; detoasting it per row costs milliseconds for a large filter, so
+ * the detoasted copy is kept in fn_mcxt, keyed on the TOAST pointer (or on
+ * the compressed bytes for an inline compressed value).
+ */
+typedef struct BloomArgCache
+{
+	bool		valid;
+	bool		is_ondisk;		/* key is `toast`; else key is `raw` */
+	varatt_external toast;
+	struct varlena *raw;		/* copy of an inline compressed datum */
+	struct varlena *flat;		/* detoasted value, in fn_mcxt */
+	bloom_filter view;			/* parsed view of flat */
+} BloomArgCache;
+
+/* Validate the payload of a bloom datum; errors as DATA_CORRUPTED. */
+extern void bloom_parse_stored(const void *data, Size len, bloom_filter *out);
+
+/*
+ * Read argument argno (a bloom) read-only into *out.  cache may be NULL
+ * (no caching: the value is detoasted in CurrentMemoryContext).
+ */
+extern void bloom_read_arg(FunctionCallInfo fcinfo, int argno, BloomArgCache *cache,
+						   bloom_filter *out);
+
+/* A writable copy of argument argno, palloc'd in CurrentMemoryContext. */
+extern struct varlena *bloom_copy_arg(FunctionCallInfo fcinfo, int argno, bloom_filter *out);
+
+/* A new zeroed varlena filter; *out views it. */
+extern struct varlena *bloom_make(int layout, uint64 nbits, unsigned nhashes, uint64 seed,
+								  bloom_filter *out);
+
+/* Layout id for a layout name given as text (INVALID_PARAMETER_VALUE if unknown). */
+extern int	bloom_layout_arg(text *name);
+
+/* ---- canonical hashing of Datums (hashing.c) ---- */
+
+typedef enum BloomHashKind
+{
+	BLOOM_HK_INT2,
+	BLOOM_HK_INT4,
+	BLOOM_HK_INT8,
+	BLOOM_HK_BOOL,
+	BLOOM_HK_OID,
+	BLOOM_HK_FLOAT4,
+	BLOOM_HK_FLOAT8,
+	BLOOM_HK_NUMERIC,
+	BLOOM_HK_TEXT,				/* text, varchar, bytea: the bytes */
+	BLOOM_HK_BPCHAR,			/* without trailing blanks */
+	BLOOM_HK_NAME,
+	BLOOM_HK_SEND				/* bytes of the type's binary send function */
+} BloomHashKind;
+
+typedef struct BloomHasher
+{
+	Oid			typid;			/* the type as called (may be a domain) */
+	BloomHashKind kind;
+	FmgrInfo	send;			/* for BLOOM_HK_SEND */
+} BloomHasher;
+
+/* Set up a hasher for the type of argument argno, in fn_mcxt. */
+extern void bloom_hasher_init(BloomHasher *h, FunctionCallInfo fcinfo, int argno);
+extern uint64 bloom_hash_datum(BloomHasher *h, Datum value, uint64 seed);
+
+/*
+ * Everything a call site caches in fn_extra: up to two filter arguments
+ * and the hasher of the value argument.
+ */
+typedef struct BloomCallCache
+{
+	BloomArgCache args[2];
+	bool		hasher_ready;
+	BloomHasher hasher;
+	/* bloom_agg(x, capacity, fpr): the last parameters and their sizing */
+	bool		sizing_ready;
+	int64		capacity;
+	double		fpr;
+	int			layout;
+	uint64		nbits;
+	unsigned	nhashes;
+} BloomCallCache;
+
+extern BloomCallCache *bloom_call_cache(FunctionCallInfo fcinfo);
+
+/* The hasher of argument argno, set up on first use. */
+static inline BloomHasher *
+bloom_call_hasher(FunctionCallInfo fcinfo, BloomCallCache *cache, int argno)
+{
+	if (!cache->hasher_ready)
+	{
+		bloom_hasher_init(&cache->hasher, fcinfo, argno);
+		cache->hasher_ready = true;
+	}
+	return &cache->hasher;
+}
+
+/* ---- the aggregate state type bloom_builder (builder_type.c) ---- */
+
+/*
+ * In an aggregate the state is an expanded object (utils/expandeddatum.h)
+ * holding a live core builder, so a row costs one append, not a
+ * re-serialization; it flattens to the serialized builder state whenever it
+ * must become an ordinary value (a tuple, text output, a parallel worker's
+ * result).
+ */
+extern Datum bloom_builder_new_datum(MemoryContext parent, int layout, double fpr, uint64 seed,
+									 bloom_builder **builder);
+
+/*
+ * A read-write expanded state for d, owned by a child of `parent`: d itself
+ * when it already is one there, else a new copy.
+ */
+extern Datum bloom_builder_writable(Datum d, MemoryContext parent, bloom_builder **builder);
+
+/* Add a hash to a state returned by the two functions above. */
+extern void bloom_builder_datum_add(Datum state, uint64 hash);
+
+/*
+ * Read-only access to the builder in d; *tmp is set when one had to be
+ * deserialized (free it with bloom_builder_destroy).
+ */
+extern bloom_builder *bloom_builder_peek(Datum d, bloom_builder **tmp);
+
+#endif							/* BLOOMFILTER_PG_H */

@@ -1,0 +1,306 @@
+/*
+ * functions.c - the SQL functions on `bloom` values (the SQLite extension
+ * has the same names and meanings):
+ *
+ *   bloom_empty(capacity, fpr, seed, layout)   bloom_empty_mk(nbits, nhashes, seed, layout)
+ *   bloom_add(f, value)         bloom_contains(f, value)  (and @>, <@)
+ *   bloom_union(a, b) (|)       bloom_intersect(a, b) (&)
+ *   bloom_cardinality(f)        bloom_intersect_cardinality(a, b)   bloom_jaccard(a, b)
+ *   bloom_fpr(f)                bloom_info(f)               bloom_version()
+ *   bloom_from_parquet(bytea)   bloom_to_parquet(f)
+ *
+ * Arguments are never modified: functions returning a filter work on a copy.
+ */
+#include "bloomfilter.h"
+
+#include "access/htup_details.h"
+#include "funcapi.h"
+#include "utils/builtins.h"
+
+PG_FUNCTION_INFO_V1(bloom_empty);
+PG_FUNCTION_INFO_V1(bloom_empty_mk);
+PG_FUNCTION_INFO_V1(bloom_add);
+PG_FUNCTION_INFO_V1(bloom_contains);
+PG_FUNCTION_INFO_V1(bloom_contained_in);
+PG_FUNCTION_INFO_V1(bloom_union);
+PG_FUNCTION_INFO_V1(bloom_intersect);
+PG_FUNCTION_INFO_V1(bloom_cardinality);
+PG_FUNCTION_INFO_V1(bloom_intersect_cardinality);
+PG_FUNCTION_INFO_V1(bloom_jaccard);
+PG_FUNCTION_INFO_V1(bloom_fpr);
+PG_FUNCTION_INFO_V1(bloom_info);
+PG_FUNCTION_INFO_V1(bloom_version);
+PG_FUNCTION_INFO_V1(pg_bloom_from_parquet);
+PG_FUNCTION_INFO_V1(pg_bloom_to_parquet);
+
+/* ---- constructors ---- */
+
+/* bloom_empty(capacity bigint, fpr float8, seed bigint, layout text) */
+Datum
+bloom_empty(PG_FUNCTION_ARGS)
+{
+	int64		capacity = PG_GETARG_INT64(0);
+	double		fpr = PG_GETARG_FLOAT8(1);
+	uint64		seed = (uint64) PG_GETARG_INT64(2);
+	int			layout = bloom_layout_arg(PG_GETARG_TEXT_PP(3));
+	uint64		nbits;
+	unsigned	nhashes;
+	bloom_error err;
+	bloom_filter f;
+
+	if (capacity < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid bloom filter capacity " INT64_FORMAT, capacity),
+				 errdetail("The capacity must be at least 1.")));
+	if (bloom_params_for_capacity(layout, (uint64) capacity, fpr, &nbits, &nhashes, &err) != BLOOM_OK)
+		bloom_raise(&err, BLOOM_SOURCE_BINARY, NULL);
+	bloom_check_payload_size(bloom_serialized_size(nbits), "bloom filter");
+	PG_RETURN_POINTER(bloom_make(layout, nbits, nhashes, seed, &f));
+}
+
+/* bloom_empty_mk(nbits bigint, nhashes int, seed bigint, layout text) */
+Datum
+bloom_empty_mk(PG_FUNCTION_ARGS)
+{
+	int64		nbits = PG_GETARG_INT64(0);
+	int32		nhashes = PG_GETARG_INT32(1);
+	uint64		seed = (uint64) PG_GETARG_INT64(2);
+	int			layout = bloom_layout_arg(PG_GETARG_TEXT_PP(3));
+	bloom_filter f;
+
+	if (nbits < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid bloom filter size " INT64_FORMAT, nbits),
+				 errdetail("The number of bits must be at least 1.")));
+	if (nhashes < BLOOM_MIN_NHASHES || nhashes > BLOOM_MAX_NHASHES)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid number of hash functions %d", nhashes),
+				 errdetail("The number of hash functions must be between %d and %d.",
+						   BLOOM_MIN_NHASHES, BLOOM_MAX_NHASHES)));
+	PG_RETURN_POINTER(bloom_make(layout, (uint64) nbits, (unsigned) nhashes, seed, &f));
+}
+
+/* ---- membership ---- */
+
+/* bloom_add(f bloom, value anyelement): not strict; a NULL value adds nothing */
+Datum
+bloom_add(PG_FUNCTION_ARGS)
+{
+	BloomCallCache *cache;
+	struct varlena *result;
+	bloom_filter f;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(1))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	cache = bloom_call_cache(fcinfo);
+	result = bloom_copy_arg(fcinfo, 0, &f);
+	bloom_add_hash(&f, bloom_hash_datum(bloom_call_hasher(fcinfo, cache, 1),
+										PG_GETARG_DATUM(1), f.seed));
+	PG_RETURN_POINTER(result);
+}
+
+static bool
+contains(FunctionCallInfo fcinfo, int filter_arg, int value_arg)
+{
+	BloomCallCache *cache = bloom_call_cache(fcinfo);
+	bloom_filter f;
+
+	bloom_read_arg(fcinfo, filter_arg, &cache->args[0], &f);
+	return bloom_contains_hash(&f, bloom_hash_datum(bloom_call_hasher(fcinfo, cache, value_arg),
+													PG_GETARG_DATUM(value_arg), f.seed));
+}
+
+/* bloom_contains(f bloom, value anyelement) -> bool; also f @> value */
+Datum
+bloom_contains(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(contains(fcinfo, 0, 1));
+}
+
+/* value <@ f: the commutator of @> */
+Datum
+bloom_contained_in(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(contains(fcinfo, 1, 0));
+}
+
+/* ---- combining ---- */
+
+Datum
+bloom_union(PG_FUNCTION_ARGS)
+{
+	BloomCallCache *cache = bloom_call_cache(fcinfo);
+	bloom_filter a,
+				b;
+	struct varlena *result = bloom_copy_arg(fcinfo, 0, &a);
+	bloom_error err;
+
+	bloom_read_arg(fcinfo, 1, &cache->args[1], &b);
+	if (bloom_union_into(&a, &b, &err) != BLOOM_OK)
+		bloom_raise(&err, BLOOM_SOURCE_STORED, "union");
+	PG_RETURN_POINTER(result);
+}
+
+Datum
+bloom_intersect(PG_FUNCTION_ARGS)
+{
+	BloomCallCache *cache = bloom_call_cache(fcinfo);
+	bloom_filter a,
+				b;
+	struct varlena *result = bloom_copy_arg(fcinfo, 0, &a);
+	bloom_error err;
+
+	bloom_read_arg(fcinfo, 1, &cache->args[1], &b);
+	if (bloom_intersect_into(&a, &b, &err) != BLOOM_OK)
+		bloom_raise(&err, BLOOM_SOURCE_STORED, "intersect");
+	PG_RETURN_POINTER(result);
+}
+
+/* ---- estimates ---- */
+
+static void
+read_one(FunctionCallInfo fcinfo, bloom_filter *f)
+{
+	bloom_read_arg(fcinfo, 0, &bloom_call_cache(fcinfo)->args[0], f);
+}
+
+static void
+read_two(FunctionCallInfo fcinfo, bloom_filter *a, bloom_filter *b)
+{
+	BloomCallCache *cache = bloom_call_cache(fcinfo);
+
+	bloom_read_arg(fcinfo, 0, &cache->args[0], a);
+	bloom_read_arg(fcinfo, 1, &cache->args[1], b);
+}
+
+Datum
+bloom_cardinality(PG_FUNCTION_ARGS)
+{
+	bloom_filter f;
+
+	read_one(fcinfo, &f);
+	PG_RETURN_FLOAT8(bloom_estimate_cardinality(&f));
+}
+
+Datum
+bloom_intersect_cardinality(PG_FUNCTION_ARGS)
+{
+	bloom_filter a,
+				b;
+	bloom_error err;
+	double		out;
+
+	read_two(fcinfo, &a, &b);
+	if (bloom_estimate_intersection(&a, &b, &out, &err) != BLOOM_OK)
+		bloom_raise(&err, BLOOM_SOURCE_STORED, "compare");
+	PG_RETURN_FLOAT8(out);
+}
+
+Datum
+bloom_jaccard(PG_FUNCTION_ARGS)
+{
+	bloom_filter a,
+				b;
+	bloom_error err;
+	double		out;
+
+	read_two(fcinfo, &a, &b);
+	if (bloom_estimate_jaccard(&a, &b, &out, &err) != BLOOM_OK)
+		bloom_raise(&err, BLOOM_SOURCE_STORED, "compare");
+	PG_RETURN_FLOAT8(out);
+}
+
+Datum
+bloom_fpr(PG_FUNCTION_ARGS)
+{
+	bloom_filter f;
+
+	read_one(fcinfo, &f);
+	PG_RETURN_FLOAT8(bloom_estimate_fpr(&f));
+}
+
+/*
+ * bloom_info(f) -> (layout text, nbits bigint, nhashes int, seed bigint,
+ *   nbytes bigint, bits_set bigint, fill float8, est_cardinality float8,
+ *   est_fpr float8, format_version int); nbytes is the bit array's size.
+ */
+Datum
+bloom_info(PG_FUNCTION_ARGS)
+{
+	TupleDesc	tupdesc;
+	Datum		values[10];
+	bool		nulls[10] = {0};
+	bloom_filter f;
+	uint64		set;
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "bloom_info must return a record");
+	tupdesc = BlessTupleDesc(tupdesc);
+	read_one(fcinfo, &f);
+	set = bloom_popcount(&f);
+	values[0] = CStringGetTextDatum(bloom_layout_name(f.layout));
+	values[1] = Int64GetDatum((int64) f.nbits);
+	values[2] = Int32GetDatum((int32) f.nhashes);
+	values[3] = Int64GetDatum((int64) f.seed);
+	values[4] = Int64GetDatum((int64) f.nbytes);
+	values[5] = Int64GetDatum((int64) set);
+	values[6] = Float8GetDatum((double) set / (double) f.nbits);
+	values[7] = Float8GetDatum(bloom_estimate_cardinality(&f));
+	values[8] = Float8GetDatum(bloom_estimate_fpr(&f));
+	values[9] = Int32GetDatum((int32) f.version);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
+
+Datum
+bloom_version(PG_FUNCTION_ARGS)
+{
+	(void) fcinfo;
+	PG_RETURN_TEXT_P(cstring_to_text(BLOOMFILTER_VERSION));
+}
+
+/* ---- Parquet ---- */
+
+/* bloom_from_parquet(bitset bytea): Parquet's split-block bitset as a blocked filter */
+Datum
+pg_bloom_from_parquet(PG_FUNCTION_ARGS)
+{
+	bytea	   *bitset = PG_GETARG_BYTEA_PP(0);
+	size_t		len = VARSIZE_ANY_EXHDR(bitset);
+	struct varlena *result;
+	bloom_filter f;
+	bloom_error err;
+
+	bloom_check_payload_size((uint64) len + BLOOM_HEADER_SIZE, "bloom filter");
+	result = palloc(VARHDRSZ + BLOOM_HEADER_SIZE + len);
+	SET_VARSIZE(result, VARHDRSZ + BLOOM_HEADER_SIZE + len);
+	if (bloom_from_parquet(VARDATA_ANY(bitset), len, VARDATA(result), BLOOM_HEADER_SIZE + len,
+						   &f, &err) != BLOOM_OK)
+		bloom_raise(&err, BLOOM_SOURCE_BINARY, "a Parquet bitset");
+	PG_RETURN_POINTER(result);
+}
+
+/* bloom_to_parquet(f bloom) -> bytea: the bitset of a blocked, seed-0 filter */
+Datum
+pg_bloom_to_parquet(PG_FUNCTION_ARGS)
+{
+	bloom_filter f;
+	bloom_error err;
+	bytea	   *result;
+
+	read_one(fcinfo, &f);
+	if (bloom_check_parquet(&f, &err) != BLOOM_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("bloom filter has no Parquet bitset"),
+				 errdetail("%s", bloom_sentence(err.message)),
+				 errhint("Build it with layout 'blocked' and seed 0.")));
+	result = palloc(VARHDRSZ + f.nbytes);
+	SET_VARSIZE(result, VARHDRSZ + f.nbytes);
+	memcpy(VARDATA(result), f.bits, f.nbytes);
+	PG_RETURN_BYTEA_P(result);
+}

@@ -1,0 +1,62 @@
+/*
+ * module.c - the module's entry point and its settings.
+ *
+ *   bloomfilter.default_fpr     target false-positive rate of bloom_agg(x),
+ *                               in the open interval (0, 1); default 0.01
+ *   bloomfilter.default_layout  layout of filters built by bloom_agg:
+ *                               'classic' (default) or 'blocked'
+ */
+#include "bloomfilter.h"
+
+#include "utils/guc.h"
+
+PG_MODULE_MAGIC;
+
+double		bloomfilter_default_fpr = 0.01;
+int			bloomfilter_default_layout = BLOOM_LAYOUT_CLASSIC;
+
+static const struct config_enum_entry layout_options[] = {
+	{"classic", BLOOM_LAYOUT_CLASSIC, false},
+	{"blocked", BLOOM_LAYOUT_BLOCKED, false},
+	{NULL, 0, false}
+};
+
+/* The GUC machinery checks a closed range; the rate needs an open one. */
+static bool
+check_default_fpr(double *newval, void **extra, GucSource source)
+{
+	(void) extra;
+	(void) source;
+	if (!(*newval > 0 && *newval < 1))
+	{
+		GUC_check_errdetail("The false-positive rate must be greater than 0 and less than 1.");
+		return false;
+	}
+	return true;
+}
+
+void		_PG_init(void);
+
+void
+_PG_init(void)
+{
+	DefineCustomRealVariable("bloomfilter.default_fpr",
+							 "Target false-positive rate of bloom_agg(value).",
+							 "Greater than 0 and less than 1.",
+							 &bloomfilter_default_fpr,
+							 0.01, 0.0, 1.0,
+							 PGC_USERSET, 0,
+							 check_default_fpr, NULL, NULL);
+	DefineCustomEnumVariable("bloomfilter.default_layout",
+							 "Layout of the filters bloom_agg builds.",
+							 "'classic' (k probes anywhere) or 'blocked' (one cache line per value, Parquet's layout).",
+							 &bloomfilter_default_layout,
+							 BLOOM_LAYOUT_CLASSIC, layout_options,
+							 PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+#if PG_VERSION_NUM >= 150000
+	MarkGUCPrefixReserved("bloomfilter");
+#else
+	EmitWarningsOnPlaceholders("bloomfilter");
+#endif
+}

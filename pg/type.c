@@ -1,0 +1,363 @@
+/*
+ * type.c - the `bloom` type: text and binary I/O, the bytea casts, equality
+ * and hashing, and reading bloom arguments (validated, cached per call site).
+ *
+ * Text form: "\x" followed by the hex digits of the core bytes, like bytea's
+ * hex output, so COPY and pg_dump carry filters unchanged.  Binary form: the
+ * core bytes.  Both are validated on input by the core's parser.
+ */
+#include "bloomfilter.h"
+
+#include "access/detoast.h"
+#include "common/hashfn.h"
+#include "libpq/pqformat.h"
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+
+PG_FUNCTION_INFO_V1(bloom_in);
+PG_FUNCTION_INFO_V1(bloom_out);
+PG_FUNCTION_INFO_V1(bloom_recv);
+PG_FUNCTION_INFO_V1(bloom_send);
+PG_FUNCTION_INFO_V1(bloom_from_bytea);
+PG_FUNCTION_INFO_V1(bloom_eq);
+PG_FUNCTION_INFO_V1(bloom_ne);
+PG_FUNCTION_INFO_V1(bloom_type_hash);
+PG_FUNCTION_INFO_V1(bloom_type_extended_hash);
+
+/* ---- hex text form ---- */
+
+static const int8 hex_value[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8,
+	['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15,
+	['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16
+};								/* digit value + 1; 0 = not a hex digit */
+
+bytea *
+bloom_hex_decode(const char *str, const char *type_name)
+{
+	size_t		len = strlen(str);
+	size_t		ndigits,
+				nbytes;
+	bytea	   *result;
+	uint8	   *out;
+
+	if (len < 2 || str[0] != '\\' || (str[1] != 'x' && str[1] != 'X'))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("invalid input syntax for type %s", type_name),
+				 errdetail("The value must start with \"\\x\" followed by hexadecimal digits.")));
+	ndigits = len - 2;
+	if (ndigits % 2 != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("invalid input syntax for type %s", type_name),
+				 errdetail("The value has an odd number (%zu) of hexadecimal digits.", ndigits)));
+	nbytes = ndigits / 2;
+	bloom_check_payload_size(nbytes, type_name);
+	result = palloc(VARHDRSZ + nbytes);
+	SET_VARSIZE(result, VARHDRSZ + nbytes);
+	out = (uint8 *) VARDATA(result);
+	for (size_t i = 0; i < nbytes; i++)
+	{
+		unsigned char hi = (unsigned char) str[2 + 2 * i],
+					lo = (unsigned char) str[3 + 2 * i];
+
+		if (hex_value[hi] == 0 || hex_value[lo] == 0)
+		{
+			size_t		at = hex_value[hi] == 0 ? 2 + 2 * i : 3 + 2 * i;
+
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("invalid input syntax for type %s", type_name),
+					 errdetail("Character %zu is not a hexadecimal digit.", at + 1)));
+		}
+		out[i] = (uint8) ((hex_value[hi] - 1) << 4 | (hex_value[lo] - 1));
+	}
+	return result;
+}
+
+char *
+bloom_hex_encode(const char *data, Size len)
+{
+	static const char digits[] = "0123456789abcdef";
+	char	   *out;
+
+	if (len > (MaxAllocHugeSize - 3) / 2)
+		elog(ERROR, "value of %zu bytes is too large to print", len);
+	out = palloc_extended(2 * len + 3, MCXT_ALLOC_HUGE);
+	out[0] = '\\';
+	out[1] = 'x';
+	for (Size i = 0; i < len; i++)
+	{
+		unsigned char c = (unsigned char) data[i];
+
+		out[2 + 2 * i] = digits[c >> 4];
+		out[3 + 2 * i] = digits[c & 15];
+	}
+	out[2 + 2 * len] = '\0';
+	return out;
+}
+
+/* ---- validation and argument access ---- */
+
+/* The format says bits past nbits are zero; checked in O(1). */
+static bool
+padding_clear(const bloom_filter *f)
+{
+	uint64		b = f->nbits >> 3;
+	unsigned	bit = (unsigned) (f->nbits & 7);
+
+	if (bit != 0)
+	{
+		if (f->bits[b] >> bit)
+			return false;
+		b++;
+	}
+	for (; b < f->nbytes; b++)
+		if (f->bits[b] != 0)
+			return false;
+	return true;
+}
+
+/* Validate bytes from outside (input functions): every field, named. */
+static void
+parse_input(const void *data, Size len, BloomSource source, bloom_filter *out)
+{
+	bloom_error err;
+
+	if (bloom_parse(data, len, out, &err) != BLOOM_OK)
+		bloom_raise(&err, source, NULL);
+}
+
+void
+bloom_parse_stored(const void *data, Size len, bloom_filter *out)
+{
+	bloom_error err;
+
+	if (bloom_parse_header(data, len, out, &err) != BLOOM_OK)
+		bloom_raise(&err, BLOOM_SOURCE_STORED, NULL);
+	if (!padding_clear(out))
+	{
+		if (bloom_parse(data, len, out, &err) == BLOOM_OK)
+			elog(ERROR, "bloom padding check disagrees with the core");
+		bloom_raise(&err, BLOOM_SOURCE_STORED, NULL);
+	}
+}
+
+static void
+cache_reset(BloomArgCache *cache)
+{
+	cache->valid = false;
+	if (cache->flat)
+		pfree(cache->flat);
+	if (cache->raw)
+		pfree(cache->raw);
+	cache->flat = NULL;
+	cache->raw = NULL;
+}
+
+void
+bloom_read_arg(FunctionCallInfo fcinfo, int argno, BloomArgCache *cache, bloom_filter *out)
+{
+	struct varlena *p = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno));
+	bool		ondisk = VARATT_IS_EXTERNAL_ONDISK(p);
+
+	if (cache != NULL && (ondisk || VARATT_IS_COMPRESSED(p)))
+	{
+		varatt_external key;
+		MemoryContext old;
+		struct varlena *flat;
+
+		if (ondisk)
+		{
+			VARATT_EXTERNAL_GET_POINTER(key, p);
+			if (cache->valid && cache->is_ondisk &&
+				memcmp(&key, &cache->toast, sizeof key) == 0)
+			{
+				*out = cache->view;
+				return;
+			}
+		}
+		else if (cache->valid && !cache->is_ondisk && VARSIZE(p) == VARSIZE(cache->raw) &&
+				 memcmp(p, cache->raw, VARSIZE(p)) == 0)
+		{
+			*out = cache->view;
+			return;
+		}
+
+		cache_reset(cache);
+		old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+		flat = detoast_attr(p);
+		if (!ondisk)
+		{
+			cache->raw = palloc(VARSIZE(p));
+			memcpy(cache->raw, p, VARSIZE(p));
+		}
+		MemoryContextSwitchTo(old);
+		cache->flat = flat;
+		bloom_parse_stored(VARDATA(flat), VARSIZE(flat) - VARHDRSZ, out);
+		cache->view = *out;
+		cache->is_ondisk = ondisk;
+		if (ondisk)
+			cache->toast = key;
+		cache->valid = true;
+		return;
+	}
+
+	p = pg_detoast_datum_packed(p);
+	bloom_parse_stored(VARDATA_ANY(p), VARSIZE_ANY_EXHDR(p), out);
+}
+
+struct varlena *
+bloom_copy_arg(FunctionCallInfo fcinfo, int argno, bloom_filter *out)
+{
+	struct varlena *copy = PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(argno));
+
+	bloom_parse_stored(VARDATA(copy), VARSIZE(copy) - VARHDRSZ, out);
+	return copy;
+}
+
+struct varlena *
+bloom_make(int layout, uint64 nbits, unsigned nhashes, uint64 seed, bloom_filter *out)
+{
+	bloom_error err;
+	size_t		size;
+	struct varlena *result;
+
+	if (bloom_check_params(layout, nbits, nhashes, &err) != BLOOM_OK)
+		bloom_raise(&err, BLOOM_SOURCE_BINARY, NULL);
+	size = bloom_serialized_size(nbits);
+	bloom_check_payload_size(size, "bloom filter");
+	result = palloc(VARHDRSZ + size);
+	SET_VARSIZE(result, VARHDRSZ + size);
+	if (bloom_init(VARDATA(result), size, layout, nbits, nhashes, seed, out, &err) != BLOOM_OK)
+		bloom_raise(&err, BLOOM_SOURCE_BINARY, NULL);
+	return result;
+}
+
+int
+bloom_layout_arg(text *name)
+{
+	int			layout = bloom_layout_from_name(VARDATA_ANY(name), VARSIZE_ANY_EXHDR(name));
+
+	if (layout < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown bloom filter layout \"%s\"", text_to_cstring(name)),
+				 errhint("The layouts are \"classic\" and \"blocked\".")));
+	return layout;
+}
+
+BloomCallCache *
+bloom_call_cache(FunctionCallInfo fcinfo)
+{
+	if (fcinfo->flinfo->fn_extra == NULL)
+		fcinfo->flinfo->fn_extra = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt,
+														  sizeof(BloomCallCache));
+	return (BloomCallCache *) fcinfo->flinfo->fn_extra;
+}
+
+/* ---- I/O ---- */
+
+Datum
+bloom_in(PG_FUNCTION_ARGS)
+{
+	bytea	   *bytes = bloom_hex_decode(PG_GETARG_CSTRING(0), "bloom");
+	bloom_filter f;
+
+	parse_input(VARDATA(bytes), VARSIZE(bytes) - VARHDRSZ, BLOOM_SOURCE_TEXT, &f);
+	PG_RETURN_POINTER(bytes);
+}
+
+Datum
+bloom_out(PG_FUNCTION_ARGS)
+{
+	struct varlena *p = PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(0));
+
+	PG_RETURN_CSTRING(bloom_hex_encode(VARDATA_ANY(p), VARSIZE_ANY_EXHDR(p)));
+}
+
+Datum
+bloom_recv(PG_FUNCTION_ARGS)
+{
+	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
+	int			len = buf->len - buf->cursor;
+	struct varlena *result = palloc(VARHDRSZ + len);
+	bloom_filter f;
+
+	SET_VARSIZE(result, VARHDRSZ + len);
+	pq_copymsgbytes(buf, VARDATA(result), len);
+	parse_input(VARDATA(result), len, BLOOM_SOURCE_BINARY, &f);
+	PG_RETURN_POINTER(result);
+}
+
+Datum
+bloom_send(PG_FUNCTION_ARGS)
+{
+	/* The binary form is the payload: the detoasted value is the bytea. */
+	PG_RETURN_BYTEA_P(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+}
+
+/* bytea::bloom validates; bloom::bytea is binary-coercible (no function). */
+Datum
+bloom_from_bytea(PG_FUNCTION_ARGS)
+{
+	struct varlena *p = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	bloom_filter f;
+
+	parse_input(VARDATA(p), VARSIZE(p) - VARHDRSZ, BLOOM_SOURCE_BINARY, &f);
+	PG_RETURN_POINTER(p);
+}
+
+/* ---- equality and hashing ---- */
+
+/*
+ * Two filters are equal when they have the same parameters and the same
+ * bits.  Valid filters encode that in every byte (reserved bytes, flags and
+ * padding bits are zero), so equality is byte equality and the hash is a
+ * hash of the bytes.
+ */
+static bool
+bytes_equal(FunctionCallInfo fcinfo)
+{
+	Datum		a = PG_GETARG_DATUM(0),
+				b = PG_GETARG_DATUM(1);
+	struct varlena *pa,
+			   *pb;
+
+	if (toast_raw_datum_size(a) != toast_raw_datum_size(b))
+		return false;
+	pa = PG_DETOAST_DATUM_PACKED(a);
+	pb = PG_DETOAST_DATUM_PACKED(b);
+	return VARSIZE_ANY_EXHDR(pa) == VARSIZE_ANY_EXHDR(pb) &&
+		memcmp(VARDATA_ANY(pa), VARDATA_ANY(pb), VARSIZE_ANY_EXHDR(pa)) == 0;
+}
+
+Datum
+bloom_eq(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(bytes_equal(fcinfo));
+}
+
+Datum
+bloom_ne(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(!bytes_equal(fcinfo));
+}
+
+Datum
+bloom_type_hash(PG_FUNCTION_ARGS)
+{
+	struct varlena *p = PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(0));
+
+	return hash_any((unsigned char *) VARDATA_ANY(p), (int) VARSIZE_ANY_EXHDR(p));
+}
+
+Datum
+bloom_type_extended_hash(PG_FUNCTION_ARGS)
+{
+	struct varlena *p = PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(0));
+
+	return hash_any_extended((unsigned char *) VARDATA_ANY(p), (int) VARSIZE_ANY_EXHDR(p),
+							 PG_GETARG_INT64(1));
+}
