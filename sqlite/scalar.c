@@ -321,7 +321,7 @@ void bf_from_parquet(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     if (type == SQLITE_NULL)
         return;
     if (type != SQLITE_BLOB) {
-        bf_error(ctx, fn, "a Parquet bitset is a blob");
+        bf_error(ctx, fn, "a Parquet bitset is a blob, got %s", type == SQLITE_TEXT ? "text" : "a number");
         return;
     }
     const void *bitset = sqlite3_value_blob(argv[0]);

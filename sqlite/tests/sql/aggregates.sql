@@ -1,0 +1,57 @@
+-- bloom_agg (self-sizing and fixed-size), bloom_union_agg, bloom_intersect_agg.
+.load build/bloomfilter
+.headers on
+.nullvalue NULL
+.echo on
+CREATE TABLE s AS
+WITH RECURSIVE r(v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM r WHERE v < 200000) SELECT v FROM r;
+
+-- Self-sizing at 1%: sized for the distinct count, then checked against
+-- the bits (core builder): the rate measured on 100000 absent values is
+-- about 1%.
+CREATE TABLE a1000 AS SELECT bloom_agg(v) AS b FROM s WHERE v <= 1000;
+SELECT bloom_info(b) FROM a1000;
+SELECT sum(bloom_contains(b, v)) AS members_found FROM a1000, s WHERE v <= 1000;
+SELECT sum(bloom_contains(b, v)) AS false_positives, count(*) AS probes FROM a1000, s WHERE v > 100000;
+-- The result depends on the set only: order and repeats do not matter.
+SELECT (SELECT bloom_agg(v) FROM (SELECT v FROM s WHERE v <= 1000 ORDER BY v DESC)) = b AS any_order,
+       (SELECT bloom_agg(v % 1000 + 1) FROM s WHERE v <= 50000) = b AS repeats,
+       (SELECT bloom_agg(v + 0.0) FROM s WHERE v <= 1000) = b AS as_reals FROM a1000;
+-- Above 65536 distinct values the size comes from the model alone; the
+-- values come round 3 times, interleaved, so repeats are far apart.
+CREATE TABLE a70k AS SELECT bloom_agg(v) AS b FROM s WHERE v <= 70000;
+SELECT json_extract(bloom_info(b), '$.nbits') AS nbits, json_extract(bloom_info(b), '$.nhashes') AS k,
+       (SELECT bloom_agg(v % 70000 + 1) FROM s WHERE v <= 210000) = b AS repeats FROM a70k;
+SELECT sum(bloom_contains(b, v)) AS members_found FROM a70k, s WHERE v <= 70000;
+SELECT sum(bloom_contains(b, v)) AS false_positives, count(*) AS probes FROM a70k, s WHERE v > 100000;
+-- Distinct members of mixed types: 1 and 1.0 are one, '1' another.
+SELECT (SELECT bloom_agg(x) FROM (SELECT 1 AS x UNION ALL SELECT 1.0 UNION ALL SELECT '1'))
+       = (SELECT bloom_agg(x) FROM (SELECT 1 AS x UNION ALL SELECT '1')) AS two_members,
+       (SELECT bloom_agg(x) FROM (SELECT 1 AS x UNION ALL SELECT 1.0 UNION ALL SELECT '1'))
+       = (SELECT bloom_agg(x) FROM (SELECT 1 AS x)) AS one_member;
+
+-- Fixed size: exactly bloom_empty(capacity, fpr) with every value added.
+WITH RECURSIVE fold(i, b) AS (SELECT 0, bloom_empty(50, 0.05)
+                              UNION ALL SELECT i + 1, bloom_add(b, 'k' || (i + 1)) FROM fold WHERE i < 40)
+SELECT (SELECT b FROM fold WHERE i = 40) = (SELECT bloom_agg('k' || v, 50, 0.05) FROM s WHERE v <= 40) AS fold_equal;
+SELECT json_extract(bloom_info(bloom_agg(v, 1000, 0.001)), '$.nbits') AS nbits,
+       json_extract(bloom_info(bloom_agg(v, 1000, 0.001)), '$.bits_set') AS bits_set FROM s WHERE v <= 1000;
+-- Capacity and fpr are read from the first row of each group.
+SELECT bloom_agg(v, v * 10, 0.01) = bloom_agg(v, 10, 0.01) AS first_row_params FROM s WHERE v <= 5;
+
+-- Per group, then combined: the union of the groups' fixed-size filters is
+-- the filter of all values; the intersection holds what they share.
+CREATE TABLE groups AS SELECT v % 4 AS g, bloom_agg(v, 2000, 0.01) AS b FROM s WHERE v <= 4000 GROUP BY v % 4;
+SELECT g, json_extract(bloom_info(b), '$.bits_set') AS bits_set, bloom_contains(b, 8) AS has8, bloom_contains(b, 9) AS has9
+FROM groups ORDER BY g;
+SELECT bloom_union_agg(b) = (SELECT bloom_agg(v, 2000, 0.01) FROM s WHERE v <= 4000) AS union_exact FROM groups;
+SELECT (SELECT sum(bloom_contains(i, v)) FROM s WHERE v <= 4000) AS members_of_all_groups,
+       round(bloom_cardinality(i), 2) AS card
+FROM (SELECT bloom_intersect_agg(b) AS i FROM groups);
+-- Intersection of a group with itself, union of one filter.
+SELECT bloom_intersect_agg(b) = b AS one_intersect, bloom_union_agg(b) = b AS one_union FROM groups WHERE g = 1;
+-- Self-sizing per group.
+WITH per AS (SELECT v % 3 AS g, bloom_agg(v) AS b FROM s WHERE v <= 3000 GROUP BY v % 3)
+SELECT g, json_extract(bloom_info(b), '$.nbits') AS nbits, bloom_contains(b, 3) AS has3,
+       (SELECT sum(bloom_contains(b, v)) FROM s WHERE v <= 3000 AND v % 3 = g) AS own_members
+FROM per ORDER BY g;

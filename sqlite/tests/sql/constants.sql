@@ -1,0 +1,30 @@
+-- A filter that is constant for the statement is parsed once (auxdata);
+-- answers must not depend on whether an argument is constant, and two
+-- constant filters in one statement must not be confused.
+.load build/bloomfilter
+.headers on
+.echo on
+CREATE TABLE s AS
+WITH RECURSIVE r(v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM r WHERE v < 2000) SELECT v FROM r;
+CREATE TABLE f (name, b);
+INSERT INTO f SELECT 'low', bloom_agg(v, 1000, 0.01) FROM s WHERE v <= 1000;
+INSERT INTO f SELECT 'even', bloom_agg(v, 1000, 0.01) FROM s WHERE v % 2 = 0;
+-- The filter as a literal (constant) and as a column (not constant).
+CREATE TABLE one AS SELECT X'424C4F4D010001030000000000000000000000000000000040000000000000000200100080000000' AS b;
+SELECT 'literal' AS how, sum(bloom_contains(X'424C4F4D010001030000000000000000000000000000000040000000000000000200100080000000', v)) AS hits FROM s
+UNION ALL
+SELECT 'column', sum(bloom_contains(b, v)) FROM s, one;
+-- Two constant filters in one statement, at two call sites and as the two
+-- arguments of one call.
+SELECT sum(bloom_contains((SELECT b FROM f WHERE name = 'low'), v)) AS low,
+       sum(bloom_contains((SELECT b FROM f WHERE name = 'even'), v)) AS even,
+       round(bloom_jaccard((SELECT b FROM f WHERE name = 'low'), (SELECT b FROM f WHERE name = 'even')), 3) AS jaccard
+FROM s;
+-- Per-row filters from a table: each row's own filter answers.
+SELECT name, sum(bloom_contains(b, v)) AS hits, sum(bloom_contains(b, v) AND v > 1000 AND v % 2 = 1) AS false_positives
+FROM f, s GROUP BY name ORDER BY name;
+-- A constant filter passed through bloom_add for every row: the cache of
+-- argument 0 stays valid while the results differ.
+SELECT count(DISTINCT bloom_add(bloom_empty_mk(1024, 2), v)) AS distinct_results FROM s WHERE v <= 50;
+-- A malformed constant is rejected before any row is read.
+SELECT count(*) FROM s WHERE bloom_contains(X'424C4F4D', v);

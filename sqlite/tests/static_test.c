@@ -1,0 +1,85 @@
+/*
+ * static_test.c - the extension compiled into a program (-DSQLITE_CORE):
+ * both documented registration calls work and the functions answer.
+ * Prints "ok <n> - <what>" / "not ok" lines and exits non-zero on failure.
+ */
+#include <sqlite3.h>
+#include <stdio.h>
+#include <string.h>
+
+int sqlite3_bloomfilter_init(sqlite3 *db, char **pzErrMsg, const sqlite3_api_routines *pApi);
+
+static int failures, checks;
+
+static void check(int ok, const char *what)
+{
+    checks++;
+    if (!ok)
+        failures++;
+    printf("%s %d - %s\n", ok ? "ok" : "not ok", checks, what);
+}
+
+/* The first column of the first row of sql as text ("" for NULL, the error
+ * message prefixed with "error: " on failure). */
+static void query(sqlite3 *db, const char *sql, char *out, size_t len)
+{
+    sqlite3_stmt *stmt;
+    out[0] = '\0';
+    if (sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) != SQLITE_OK) {
+        snprintf(out, len, "error: %s", sqlite3_errmsg(db));
+        return;
+    }
+    int rc = sqlite3_step(stmt);
+    if (rc == SQLITE_ROW) {
+        const unsigned char *text = sqlite3_column_text(stmt, 0);
+        snprintf(out, len, "%s", text ? (const char *)text : "");
+    } else if (rc != SQLITE_DONE) {
+        snprintf(out, len, "error: %s", sqlite3_errmsg(db));
+    }
+    sqlite3_finalize(stmt);
+}
+
+static void expect(sqlite3 *db, const char *sql, const char *want)
+{
+    char got[512], what[700];
+    query(db, sql, got, sizeof got);
+    snprintf(what, sizeof what, "%s -> %s", sql, want);
+    check(strcmp(got, want) == 0, what);
+    if (strcmp(got, want) != 0)
+        printf("#   got: %s\n", got);
+}
+
+int main(void)
+{
+    sqlite3 *db;
+    char *err = NULL;
+
+    /* 1. A direct call on one connection. */
+    check(sqlite3_open(":memory:", &db) == SQLITE_OK, "open a connection");
+    expect(db, "SELECT bloom_version()", "error: no such function: bloom_version");
+    check(sqlite3_bloomfilter_init(db, &err, NULL) == SQLITE_OK && err == NULL,
+          "sqlite3_bloomfilter_init(db, &err, NULL)");
+    expect(db, "SELECT bloom_version()", "1.0");
+    expect(db,
+           "WITH RECURSIVE s(v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM s WHERE v < 1000), "
+           "f(b) AS (SELECT bloom_agg(v) FROM s) "
+           "SELECT bloom_contains(b, 42) || bloom_contains(b, 42.0) || bloom_contains(b, 1001) "
+           "FROM f",
+           "110");
+    expect(db, "SELECT bloom_union(bloom_empty(10), bloom_empty(20))",
+           "error: bloom_union: incompatible bloom filters: left has layout classic, nbits 96, "
+           "nhashes 7, seed 0; right has layout classic, nbits 192, nhashes 7, seed 0");
+    sqlite3_close(db);
+
+    /* 2. Registered for every connection opened afterwards. */
+    check(sqlite3_auto_extension((void (*)(void))sqlite3_bloomfilter_init) == SQLITE_OK,
+          "sqlite3_auto_extension(sqlite3_bloomfilter_init)");
+    check(sqlite3_open(":memory:", &db) == SQLITE_OK, "open a second connection");
+    expect(db, "SELECT bloom_hash(5) = bloom_hash(5.0)", "1");
+    expect(db, "SELECT json_extract(bloom_info(bloom_empty(1000)), '$.nbits')", "9586");
+    sqlite3_close(db);
+    sqlite3_reset_auto_extension();
+
+    printf("static: %d checks, %d failed\n", checks, failures);
+    return failures != 0;
+}

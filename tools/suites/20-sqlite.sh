@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# The SQLite extension: warning-free builds with gcc and clang, the SQL
+# scripts against their expected output (like pg_regress), the Python
+# client, the static build, and the SQL scripts again under valgrind.
+# Ends with "sqlite: N passed, M failed"; exit 1 on any failure.
+#   tools/suites/20-sqlite.sh [--bless]   --bless rewrites expected outputs
+set -u
+cd "$(dirname "$0")/../.."
+
+bless=
+[ "${1:-}" = --bless ] && bless=1
+passed=0
+failed=0
+out=build/sqlite-tests
+mkdir -p "$out"
+
+pass() { passed=$((passed + 1)); echo "ok - $1"; }
+fail() { failed=$((failed + 1)); echo "FAILED - $1"; }
+
+# Builds: any compiler warning is a failure.
+for cc in gcc clang; do
+    if ! command -v "$cc" >/dev/null; then
+        fail "build with $cc: $cc not installed"
+        continue
+    fi
+    log=$out/build-$cc.log
+    if make --no-print-directory -B sqlite CC="$cc" >"$log" 2>&1 && ! grep -q 'warning:' "$log"; then
+        pass "build with $cc, no warnings"
+    else
+        fail "build with $cc (see $log)"
+        cat "$log"
+    fi
+done
+# The tests below use the gcc build.
+make --no-print-directory -B sqlite CC=gcc >/dev/null 2>&1
+
+# The shell's stdout unbuffered, so an error (stderr) lands right after the
+# statement the shell echoed.
+run_sql() {
+    stdbuf -o0 sqlite3 -batch :memory: <"$1" 2>&1
+}
+
+for script in sqlite/tests/sql/*.sql; do
+    name=$(basename "$script" .sql)
+    expected=sqlite/tests/expected/$name.out
+    result=$out/$name.out
+    run_sql "$script" >"$result"
+    if [ -n "$bless" ]; then
+        cp "$result" "$expected"
+    fi
+    if [ -f "$expected" ] && diff -u "$expected" "$result" >"$out/$name.diff"; then
+        pass "sql $name"
+    else
+        fail "sql $name (diff in $out/$name.diff)"
+        head -n 40 "$out/$name.diff"
+    fi
+done
+
+if /usr/bin/python3 sqlite/tests/test_python.py build/bloomfilter >"$out/python.log" 2>&1; then
+    pass "python sqlite3 client ($(tail -n 1 "$out/python.log"))"
+else
+    fail "python sqlite3 client"
+    cat "$out/python.log"
+fi
+
+if make --no-print-directory sqlite-static-test >"$out/static.log" 2>&1; then
+    pass "static build (-DSQLITE_CORE) and registration"
+else
+    fail "static build (-DSQLITE_CORE) and registration"
+    cat "$out/static.log"
+fi
+
+# Memory errors and leaks of the extension: every script under valgrind,
+# with the same expected output.  The shell's own allocations are still
+# reachable at exit, so only definite and indirect leaks count.
+if command -v valgrind >/dev/null; then
+    for script in sqlite/tests/sql/*.sql; do
+        name=$(basename "$script" .sql)
+        log=$out/$name.valgrind
+        # The shell itself exits 1 after a script with SQL errors; valgrind
+        # findings exit 99.
+        stdbuf -o0 valgrind -q --error-exitcode=99 --leak-check=full \
+            --errors-for-leak-kinds=definite,indirect --log-file="$log" \
+            sqlite3 -batch :memory: <"$script" >"$out/$name.vg.out" 2>&1
+        rc=$?
+        if [ "$rc" -ne 99 ] && [ ! -s "$log" ] &&
+            diff -q sqlite/tests/expected/$name.out "$out/$name.vg.out" >/dev/null; then
+            pass "valgrind $name"
+        else
+            fail "valgrind $name (see $log)"
+            head -n 30 "$log"
+        fi
+    done
+else
+    fail "valgrind: not installed"
+fi
+
+echo "sqlite: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
