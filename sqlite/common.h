@@ -82,6 +82,7 @@ void bf_info(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void bf_hash(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void bf_version(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void bf_from_parquet(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+void bf_ref(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void bf_to_parquet(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 
 /* Aggregates (aggregates.c). */

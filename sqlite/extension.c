@@ -67,6 +67,7 @@ static const struct {
     {"bloom_version", 0, bf_version, NULL},
     {"bloom_from_parquet", 1, bf_from_parquet, NULL},
     {"bloom_to_parquet", 1, bf_to_parquet, NULL},
+    {"bloom_ref", 1, bf_ref, NULL},
     {"bloom_agg", 1, bf_agg_step, bf_agg_final},
     {"bloom_agg", 3, bf_agg_fixed_step, bf_agg_fixed_final},
     {"bloom_union_agg", 1, bf_union_agg_step, bf_combine_agg_final},

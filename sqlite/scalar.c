@@ -128,8 +128,10 @@ void bf_add(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     if (rc == BF_ERROR)
         return;
     if (rc == BF_NULL || bloom_contains_hash(&f, hash)) {
-        /* Nothing to set: the input bytes are the answer. */
-        sqlite3_result_value(ctx, argv[0]);
+        /* Nothing to set: the input bytes are the answer (copied from the
+         * view, since the argument may be a bloom_ref pointer). */
+        sqlite3_result_blob64(ctx, f.bits - BLOOM_HEADER_SIZE, BLOOM_HEADER_SIZE + f.nbytes,
+                              SQLITE_TRANSIENT);
         return;
     }
     size_t size;

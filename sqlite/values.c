@@ -103,12 +103,52 @@ typedef struct filter_cache {
     int len;
 } filter_cache;
 
+/* A filter parsed and copied once per statement by bloom_ref(): a pointer
+ * value (SQL NULL to anything else), which SQLite copies by reference where
+ * it would copy a blob's bytes, e.g. a scalar subquery's result on every
+ * row.  The bytes are ours: the blob bloom_ref read may not outlive it. */
+typedef struct filter_ref {
+    bloom_filter view;
+    int len;
+    uint8_t bytes[];
+} filter_ref;
+
+static const char ref_type[] = "bloomfilter.ref";
+
+void bf_ref(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    static const char fn[] = "bloom_ref";
+    (void)argc;
+    bloom_filter f;
+    if (bf_filter_arg(ctx, argv, 0, fn, &f) != BF_OK)
+        return;
+    size_t len = BLOOM_HEADER_SIZE + (size_t)f.nbytes;
+    filter_ref *ref = sqlite3_malloc64(sizeof *ref + len);
+    if (ref == NULL) {
+        sqlite3_result_error_nomem(ctx);
+        return;
+    }
+    memcpy(ref->bytes, f.bits - BLOOM_HEADER_SIZE, len);
+    ref->view = f;
+    ref->view.bits = ref->bytes + BLOOM_HEADER_SIZE;
+    ref->len = (int)len;
+    sqlite3_result_pointer(ctx, ref, ref_type, sqlite3_free);
+}
+
+/* The bytes of a filter argument, or (from bloom_ref) its parsed view in
+ * *parsed, which then needs no check. */
 static int filter_bytes(sqlite3_context *ctx, sqlite3_value *v, const char *fn,
-                        const uint8_t **p, int *n)
+                        const uint8_t **p, int *n, const bloom_filter **parsed)
 {
     int type = sqlite3_value_type(v);
-    if (type == SQLITE_NULL)
-        return BF_NULL;
+    *parsed = NULL;
+    if (type == SQLITE_NULL) {
+        const filter_ref *ref = sqlite3_value_pointer(v, ref_type);
+        if (ref == NULL)
+            return BF_NULL;
+        *parsed = &ref->view;
+        return BF_OK;
+    }
     if (type != SQLITE_BLOB) {
         bf_error(ctx, fn, "a bloom filter is a blob, got %s", type_name(type));
         return BF_ERROR;
@@ -125,10 +165,15 @@ static int filter_bytes(sqlite3_context *ctx, sqlite3_value *v, const char *fn,
 int bf_filter_value(sqlite3_context *ctx, sqlite3_value *v, const char *fn, bloom_filter *out)
 {
     const uint8_t *p = NULL;
+    const bloom_filter *parsed;
     int n = 0;
-    int rc = filter_bytes(ctx, v, fn, &p, &n);
+    int rc = filter_bytes(ctx, v, fn, &p, &n, &parsed);
     if (rc != BF_OK)
         return rc;
+    if (parsed != NULL) {
+        *out = *parsed;
+        return BF_OK;
+    }
     bloom_error err;
     if (bloom_parse(p, (size_t)n, out, &err) != BLOOM_OK) {
         bf_core_error(ctx, fn, &err);
@@ -141,10 +186,15 @@ int bf_filter_arg(sqlite3_context *ctx, sqlite3_value **argv, int i, const char 
                   bloom_filter *out)
 {
     const uint8_t *p = NULL;
+    const bloom_filter *parsed;
     int n = 0;
-    int rc = filter_bytes(ctx, argv[i], fn, &p, &n);
+    int rc = filter_bytes(ctx, argv[i], fn, &p, &n, &parsed);
     if (rc != BF_OK)
         return rc;
+    if (parsed != NULL) {
+        *out = *parsed;
+        return BF_OK;
+    }
     /* SQLite keeps auxdata only while the argument's value cannot change,
      * so a cached header still describes these bytes; the length check is
      * a cheap guard, not a revalidation. */

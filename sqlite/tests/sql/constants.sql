@@ -28,3 +28,20 @@ FROM f, s GROUP BY name ORDER BY name;
 SELECT count(DISTINCT bloom_add(bloom_empty_mk(1024, 2), v)) AS distinct_results FROM s WHERE v <= 50;
 -- A malformed constant is rejected before any row is read.
 SELECT count(*) FROM s WHERE bloom_contains(X'424C4F4D', v);
+
+-- bloom_ref: the filter parsed once and passed by reference.  To SQL it is
+-- a NULL; to the bloom functions it is the filter.
+SELECT typeof(bloom_ref(b)) AS type, bloom_ref(b) IS NULL AS is_null FROM f WHERE name = 'low';
+SELECT sum(bloom_contains((SELECT bloom_ref(b) FROM f WHERE name = 'low'), v)) AS low,
+       sum(bloom_contains((SELECT bloom_ref(b) FROM f WHERE name = 'even'), v)) AS even FROM s;
+SELECT bloom_info(bloom_ref(b)) = bloom_info(b) AS info, bloom_add(bloom_ref(b), NULL) = b AS add_null,
+       bloom_add(bloom_ref(b), 2) = b AS add_member, bloom_add(bloom_ref(b), 'new') = bloom_add(b, 'new') AS add_new,
+       bloom_union(bloom_ref(b), b) = b AS union_self, bloom_to_parquet(bloom_ref(bloom_empty(10, 0.01, 0, 'blocked'))) = zeroblob(32) AS parquet
+FROM f WHERE name = 'even';
+SELECT bloom_union_agg(bloom_ref(b)) = bloom_union_agg(b) AS union_agg FROM f;
+-- Stored, it is just NULL: a reference does not outlive its statement.
+CREATE TABLE refs AS SELECT bloom_ref(b) AS r FROM f;
+SELECT count(*) AS rows, count(r) AS non_null FROM refs;
+SELECT bloom_ref(NULL) IS NULL AS null_in;
+SELECT bloom_ref('text');
+SELECT bloom_ref(X'424C4F4D');
