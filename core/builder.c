@@ -132,16 +132,26 @@ static void insertion_sort(uint64_t *a, size_t n)
     }
 }
 
-/* Histogram room for the widest digit: 6 passes of 11 bits (counts live in
- * the caller's scratch, not on the stack: a host thread's stack may be small). */
-enum { RADIX_COUNTS = 6 << 11 };
-_Static_assert(8 << 8 <= RADIX_COUNTS, "room for 8 passes of 8 bits");
+/* LSD radix digits: 8 bits while the histogram would dominate, 11 bits
+ * (6 passes) for large arrays. */
+static unsigned radix_digit_bits(size_t n)
+{
+    return n < (1u << 16) ? 8 : 11;
+}
+
+/* Histogram slots radix_sort needs for n keys (they live in the caller's
+ * scratch, not on the stack: a host thread's stack may be small). */
+static size_t radix_counts(size_t n)
+{
+    unsigned bits = radix_digit_bits(n);
+    return (size_t)((64 + bits - 1) / bits) << bits;
+}
 
 /* LSD radix sort of a[0, n) using tmp[0, n); returns where the result is.
  * Passes in which every key has the same digit are skipped. */
 static uint64_t *radix_sort(uint64_t *a, uint64_t *tmp, size_t *counts, size_t n)
 {
-    const unsigned digit_bits = n < (1u << 16) ? 8 : 11;
+    const unsigned digit_bits = radix_digit_bits(n);
     const unsigned buckets = 1u << digit_bits, passes = (64 + digit_bits - 1) / digit_bits;
     memset(counts, 0, sizeof(size_t) * passes * buckets);
     for (size_t i = 0; i < n; i++)
@@ -184,7 +194,7 @@ static bloom_status compact(bloom_builder *b, bloom_error *err)
     if (tail == 0)
         return BLOOM_OK;
     bool small = tail <= 64;
-    uint64_t *tmp = allocate(b, tail * sizeof *tmp + (small ? 0 : RADIX_COUNTS * sizeof(size_t)));
+    uint64_t *tmp = allocate(b, tail * sizeof *tmp + (small ? 0 : radix_counts(tail) * sizeof(size_t)));
     if (tmp == NULL)
         return bloom_fail(err, BLOOM_E_NOMEM, "out of memory compacting %zu builder hashes", tail);
     size_t *counts = (size_t *)(tmp + tail);
@@ -222,7 +232,7 @@ bloom_status bloom_builder_add_hash(bloom_builder *b, uint64_t hash, bloom_error
 {
     if (b->count == b->capacity) {
         bloom_status st = compact(b, err);
-        if (st == BLOOM_OK && b->count * 2 > b->capacity)
+        if (st == BLOOM_OK && (b->capacity == 0 || b->count * 2 > b->capacity))
             st = reserve(b, b->capacity + 1, err);
         if (st != BLOOM_OK)
             return st;
@@ -343,6 +353,26 @@ bloom_status bloom_builder_deserialize(const bloom_allocator *alloc, const void 
     return bloom_ok(err);
 }
 
+/* The rate a candidate filter would really have.  At small m the probes of
+ * one absent value are not independent (double hashing walks a progression),
+ * so (X/m)^k can flatter a tiny filter: probe it with a fixed pseudo-random
+ * sequence as well and keep the worse of the two.  Deterministic, so the
+ * result stays a function of the set of hashes. */
+static double candidate_fpr(const bloom_filter *f)
+{
+    enum { PROBES = 1 << 15 };
+    uint64_t hits = 0, state = 0;
+    for (int i = 0; i < PROBES; i++) {
+        state += UINT64_C(0x9e3779b97f4a7c15);
+        uint64_t z = state;
+        z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+        z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+        hits += bloom_contains_hash(f, z ^ (z >> 31));
+    }
+    double sampled = (double)hits / PROBES, model = bloom_estimate_fpr(f);
+    return sampled > model ? sampled : model;
+}
+
 static uint64_t next_candidate(int layout, uint64_t nbits)
 {
     if (layout == BLOOM_LAYOUT_BLOCKED) {
@@ -374,7 +404,7 @@ static bloom_status choose_size(bloom_builder *b, bloom_error *err)
             st = bloom_init(buf, size, b->layout, nbits, nhashes, b->seed, &f, err);
             if (st == BLOOM_OK)
                 bloom_add_hashes(&f, b->hashes, b->count);
-            double rate = st == BLOOM_OK ? bloom_estimate_fpr(&f) : 0;
+            double rate = st == BLOOM_OK ? candidate_fpr(&f) : 0;
             release(b, buf);
             if (st != BLOOM_OK)
                 return st;

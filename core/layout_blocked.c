@@ -78,9 +78,12 @@ double blocked_model_fpr(double n, double nblocks)
     double lambda = n / nblocks;
     if (lambda <= 0)
         return 0;
-    double upper = lambda + 12 * sqrt(lambda) + 30;
+    if (lambda > 1e4) /* 10^4 values in 256 bits: every probe hits */
+        return 1;
+    double spread = 12 * sqrt(lambda) + 30;
+    double lower = lambda > spread ? floor(lambda - spread) : 0, upper = lambda + spread;
     double log_lambda = log(lambda), sum = 0;
-    for (double j = 0; j <= upper; j++) {
+    for (double j = lower; j <= upper; j++) {
         double log_pois = j * log_lambda - lambda - lgamma(j + 1);
         double word = 1 - pow(31.0 / 32.0, j);
         sum += exp(log_pois) * pow(word, 8);

@@ -1,0 +1,312 @@
+/*
+ * test_builder.c - the self-sizing builder: its size and rate targets,
+ * merging, serialization, memory, and failure handling.
+ */
+#include "util.h"
+
+#include <math.h>
+#include <string.h>
+
+static uint8_t *finish(bloom_builder *b, bloom_filter *f)
+{
+    size_t len;
+    if (bloom_builder_result_size(b, &len, NULL) != BLOOM_OK)
+        abort();
+    uint8_t *buf = malloc(len);
+    if (bloom_builder_finish(b, buf, len, f, NULL) != BLOOM_OK)
+        abort();
+    return buf;
+}
+
+static double measured_fpr(const bloom_filter *f, uint64_t probes)
+{
+    uint64_t hits = 0;
+    for (uint64_t i = 0; i < probes; i++)
+        hits += bloom_contains_hash(f, key_at(999, i));
+    return (double)hits / (double)probes;
+}
+
+/* The issue's targets: measured rate <= 1.15 p and size <= 2.2 x the
+ * optimal m for the distinct count, at p = 0.01. */
+static void check_targets(int layout, uint64_t n, int copies, double size_bound)
+{
+    counting_heap heap = {0, 0, -1};
+    bloom_allocator alloc = counting_allocator(&heap);
+    bloom_builder *b;
+    CHECK(bloom_builder_create(&alloc, layout, 0.01, 0, &b, NULL) == BLOOM_OK);
+    for (int c = 0; c < copies; c++)
+        for (uint64_t i = 0; i < n; i++)
+            if (bloom_builder_add_hash(b, key_at(60, i), NULL) != BLOOM_OK)
+                abort();
+    uint64_t distinct;
+    CHECK(bloom_builder_distinct(b, &distinct, NULL) == BLOOM_OK && distinct == n);
+    bloom_filter f;
+    uint8_t *buf = finish(b, &f);
+    uint64_t missing = 0;
+    for (uint64_t i = 0; i < n; i++)
+        missing += !bloom_contains_hash(&f, key_at(60, i));
+    double rate = measured_fpr(&f, n >= 1000000 ? 2000000 : 1000000);
+    double optimal = optimal_classic_bits((double)n, 0.01);
+    printf("     %-7s n=%-9llu copies=%d nbits=%-10llu size/optimal=%.3f measured fpr=%.5f "
+           "(%.3f p) peak builder memory=%.1f bytes/value\n",
+           bloom_layout_name(layout), (unsigned long long)n, copies, (unsigned long long)f.nbits,
+           (double)f.nbits / optimal, rate, rate / 0.01, (double)heap.peak / (double)n);
+    CHECK(missing == 0);
+    CHECK_MSG(rate <= 0.0115, "n=%llu: measured fpr %g", (unsigned long long)n, rate);
+    CHECK_MSG((double)f.nbits <= size_bound * optimal || (layout == BLOOM_LAYOUT_BLOCKED && f.nbits == 256),
+              "n=%llu: %llu bits, optimal %.0f", (unsigned long long)n, (unsigned long long)f.nbits, optimal);
+    bloom_builder_destroy(b);
+    CHECK(heap.live == 0);
+    free(buf);
+}
+
+static void test_targets_small(void)
+{
+    check_targets(BLOOM_LAYOUT_CLASSIC, 1, 3, 2.2);
+    check_targets(BLOOM_LAYOUT_CLASSIC, 100, 3, 2.2);
+    check_targets(BLOOM_LAYOUT_CLASSIC, 10000, 2, 2.2);
+}
+
+static void test_targets_large(void)
+{
+    check_targets(BLOOM_LAYOUT_CLASSIC, 1000000, 1, 2.2);
+    check_targets(BLOOM_LAYOUT_CLASSIC, 10000000, 1, 2.2);
+}
+
+static void test_targets_blocked(void)
+{
+    check_targets(BLOOM_LAYOUT_BLOCKED, 1, 2, 2.2);
+    check_targets(BLOOM_LAYOUT_BLOCKED, 100, 2, 4.0);
+    check_targets(BLOOM_LAYOUT_BLOCKED, 10000, 1, 2.2);
+    check_targets(BLOOM_LAYOUT_BLOCKED, 1000000, 1, 2.2);
+}
+
+static bloom_builder *new_builder(bloom_allocator *alloc, uint64_t from, uint64_t to)
+{
+    bloom_builder *b;
+    if (bloom_builder_create(alloc, BLOOM_LAYOUT_CLASSIC, 0.01, 7, &b, NULL) != BLOOM_OK)
+        abort();
+    for (uint64_t i = from; i < to; i++)
+        if (bloom_builder_add_hash(b, key_at(70, i), NULL) != BLOOM_OK)
+            abort();
+    return b;
+}
+
+static void test_merge_equals_serial(void)
+{
+    counting_heap heap = {0, 0, -1};
+    bloom_allocator alloc = counting_allocator(&heap);
+    bloom_builder *serial = new_builder(&alloc, 0, 100000);
+    bloom_filter want, got1, got2;
+    uint8_t *want_buf = finish(serial, &want);
+    /* overlapping partials, merged in two orders */
+    bloom_builder *p[4] = {new_builder(&alloc, 0, 30000), new_builder(&alloc, 25000, 60000),
+                           new_builder(&alloc, 60000, 60000), new_builder(&alloc, 50000, 100000)};
+    CHECK(bloom_builder_merge(p[0], p[1], NULL) == BLOOM_OK);
+    CHECK(bloom_builder_merge(p[0], p[2], NULL) == BLOOM_OK);
+    CHECK(bloom_builder_merge(p[0], p[3], NULL) == BLOOM_OK);
+    uint8_t *buf1 = finish(p[0], &got1);
+    CHECK(bloom_equal(&want, &got1));
+    CHECK(bloom_builder_merge(p[3], p[1], NULL) == BLOOM_OK);
+    CHECK(bloom_builder_merge(p[2], p[3], NULL) == BLOOM_OK);
+    bloom_builder *first = new_builder(&alloc, 0, 30000);
+    CHECK(bloom_builder_merge(p[2], first, NULL) == BLOOM_OK);
+    uint8_t *buf2 = finish(p[2], &got2);
+    CHECK(bloom_equal(&want, &got2));
+    CHECK(memcmp(want_buf, buf2, bloom_serialized_size(want.nbits)) == 0);
+    bloom_builder_destroy(first);
+    for (int i = 0; i < 4; i++)
+        bloom_builder_destroy(p[i]);
+    bloom_builder_destroy(serial);
+    CHECK(heap.live == 0);
+    free(want_buf);
+    free(buf1);
+    free(buf2);
+}
+
+static void test_serialize_midway(void)
+{
+    counting_heap heap = {0, 0, -1};
+    bloom_allocator alloc = counting_allocator(&heap);
+    bloom_builder *serial = new_builder(&alloc, 0, 20000);
+    bloom_filter want, got;
+    uint8_t *want_buf = finish(serial, &want);
+
+    bloom_builder *half = new_builder(&alloc, 0, 12000), *back;
+    size_t len;
+    CHECK(bloom_builder_serialized_size(half, &len, NULL) == BLOOM_OK && len == 32 + 12000 * 8);
+    uint8_t *state = malloc(len);
+    CHECK(bloom_builder_serialize(half, state, len, NULL) == BLOOM_OK);
+    CHECK(memcmp(state, "BLMB", 4) == 0);
+    CHECK(bloom_builder_deserialize(&alloc, state, len, &back, NULL) == BLOOM_OK);
+    CHECK(bloom_builder_fpr(back) == 0.01 && bloom_builder_seed(back) == 7 &&
+          bloom_builder_layout(back) == BLOOM_LAYOUT_CLASSIC);
+    for (uint64_t i = 8000; i < 20000; i++)
+        CHECK(bloom_builder_add_hash(back, key_at(70, i), NULL) == BLOOM_OK);
+    uint8_t *buf = finish(back, &got);
+    CHECK(bloom_equal(&want, &got));
+
+    /* an unsorted, duplicated hash list is a valid state too */
+    uint8_t unsorted[32 + 24];
+    memcpy(unsorted, state, 32);
+    unsorted[24] = 3;
+    memset(unsorted + 25, 0, 7);
+    memcpy(unsorted + 32, state + 32 + 16, 8);
+    memcpy(unsorted + 40, state + 32, 8);
+    memcpy(unsorted + 48, state + 32 + 16, 8);
+    bloom_builder *u;
+    uint64_t distinct;
+    CHECK(bloom_builder_deserialize(&alloc, unsorted, sizeof unsorted, &u, NULL) == BLOOM_OK);
+    CHECK(bloom_builder_distinct(u, &distinct, NULL) == BLOOM_OK && distinct == 2);
+    bloom_builder_destroy(u);
+
+    bloom_builder_destroy(back);
+    bloom_builder_destroy(half);
+    bloom_builder_destroy(serial);
+    CHECK(heap.live == 0);
+    free(state);
+    free(want_buf);
+    free(buf);
+}
+
+static void test_malformed_states(void)
+{
+    counting_heap heap = {0, 0, -1};
+    bloom_allocator alloc = counting_allocator(&heap);
+    bloom_builder *b = new_builder(&alloc, 0, 3), *out;
+    size_t len;
+    CHECK(bloom_builder_serialized_size(b, &len, NULL) == BLOOM_OK && len == 56);
+    uint8_t valid[56];
+    CHECK(bloom_builder_serialize(b, valid, len, NULL) == BLOOM_OK);
+    struct {
+        size_t offset;
+        uint8_t value;
+        long delta;
+        const char *part;
+    } cases[] = {
+        {0, 'X', 0, "bad magic"},         {4, 2, 0, "version 2"},
+        {5, 7, 0, "unknown layout id 7"}, {6, 0, 0, "unknown hash id 0"},
+        {7, 1, 0, "flags"},               {23, 0x7f, 0, "false-positive rate"}, /* fpr -> NaN or >= 1 */
+        {24, 4, 0, "does not match"},     {31, 0x80, 0, "does not match"},
+        {SIZE_MAX, 0, -1, "does not match"}, {SIZE_MAX, 0, -30, "truncated"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint8_t copy[56];
+        memcpy(copy, valid, 56);
+        if (cases[i].offset != SIZE_MAX)
+            copy[cases[i].offset] = cases[i].value;
+        bloom_error err;
+        CHECK(bloom_builder_deserialize(&alloc, copy, (size_t)(56 + cases[i].delta), &out, &err) ==
+              BLOOM_E_FORMAT);
+        CHECK_MSG(strstr(err.message, cases[i].part) != NULL, "case %zu: %s", i, err.message);
+    }
+    uint8_t zero_fpr[56];
+    memcpy(zero_fpr, valid, 56);
+    memset(zero_fpr + 16, 0, 8);
+    CHECK(bloom_builder_deserialize(&alloc, zero_fpr, 56, &out, NULL) == BLOOM_E_FORMAT);
+    bloom_builder_destroy(b);
+    CHECK(heap.live == 0);
+}
+
+static void test_merge_mismatch(void)
+{
+    counting_heap heap = {0, 0, -1};
+    bloom_allocator alloc = counting_allocator(&heap);
+    bloom_builder *a, *b;
+    bloom_error err;
+    CHECK(bloom_builder_create(&alloc, 0, 0.01, 0, &a, NULL) == BLOOM_OK);
+    CHECK(bloom_builder_create(&alloc, 0, 0.02, 0, &b, NULL) == BLOOM_OK);
+    CHECK(bloom_builder_merge(a, b, &err) == BLOOM_E_MISMATCH);
+    CHECK(strstr(err.message, "fpr 0.01") && strstr(err.message, "fpr 0.02"));
+    bloom_builder_destroy(b);
+    CHECK(bloom_builder_create(&alloc, 1, 0.01, 0, &b, NULL) == BLOOM_OK);
+    CHECK(bloom_builder_merge(a, b, &err) == BLOOM_E_MISMATCH);
+    CHECK(strstr(err.message, "layout blocked") != NULL);
+    bloom_builder_destroy(b);
+    CHECK(bloom_builder_create(&alloc, 0, 1.0, 0, &b, &err) == BLOOM_E_INVALID_ARGUMENT);
+    CHECK(bloom_builder_create(&alloc, 3, 0.1, 0, &b, &err) == BLOOM_E_INVALID_ARGUMENT);
+    bloom_builder_destroy(a);
+    CHECK(heap.live == 0);
+}
+
+static void test_memory_grows_with_data(void)
+{
+    /* A GROUP BY may hold 100,000 builders at once: small groups stay small. */
+    counting_heap heap = {0, 0, -1};
+    bloom_allocator alloc = counting_allocator(&heap);
+    enum { GROUPS = 10000 };
+    static bloom_builder *groups[GROUPS];
+    for (int g = 0; g < GROUPS; g++) {
+        CHECK(bloom_builder_create(&alloc, 0, 0.01, 0, &groups[g], NULL) == BLOOM_OK);
+        for (int i = 0; i < 3; i++)
+            CHECK(bloom_builder_add_hash(groups[g], key_at((uint64_t)g, (uint64_t)i), NULL) == BLOOM_OK);
+    }
+    CHECK_MSG(heap.live < (size_t)GROUPS * 256, "%zu bytes for %d three-value builders", heap.live,
+              GROUPS);
+    for (int g = 0; g < GROUPS; g++)
+        bloom_builder_destroy(groups[g]);
+    /* many duplicates: memory follows distinct values, not rows */
+    heap.peak = heap.live;
+    bloom_builder *b;
+    CHECK(bloom_builder_create(&alloc, 0, 0.01, 0, &b, NULL) == BLOOM_OK);
+    for (uint64_t i = 0; i < 1000000; i++)
+        CHECK(bloom_builder_add_hash(b, key_at(80, i % 1000), NULL) == BLOOM_OK);
+    CHECK_MSG(heap.peak < 64 * 1024, "peak %zu bytes for 1000 distinct values", heap.peak);
+    bloom_builder_destroy(b);
+    CHECK(heap.live == 0);
+}
+
+static void test_empty_builder(void)
+{
+    counting_heap heap = {0, 0, -1};
+    bloom_allocator alloc = counting_allocator(&heap);
+    for (int layout = 0; layout < 2; layout++) {
+        bloom_builder *b;
+        CHECK(bloom_builder_create(&alloc, layout, 0.01, 0, &b, NULL) == BLOOM_OK);
+        bloom_filter f;
+        uint8_t *buf = finish(b, &f);
+        CHECK(bloom_popcount(&f) == 0);
+        CHECK(f.nbits == (layout ? 256u : 10u));
+        bloom_builder_destroy(b);
+        free(buf);
+    }
+    CHECK(heap.live == 0);
+}
+
+static void test_allocation_failures(void)
+{
+    /* Every allocation in turn fails: a status, never a crash or a leak. */
+    for (long fail_at = 0; fail_at < 40; fail_at++) {
+        counting_heap heap = {0, 0, fail_at};
+        bloom_allocator alloc = counting_allocator(&heap);
+        bloom_builder *b = NULL, *c = NULL;
+        bloom_status st = bloom_builder_create(&alloc, 0, 0.01, 0, &b, NULL);
+        for (uint64_t i = 0; st == BLOOM_OK && i < 3000; i++)
+            st = bloom_builder_add_hash(b, key_at(90, i), NULL);
+        if (st == BLOOM_OK)
+            st = bloom_builder_create(&alloc, 0, 0.01, 0, &c, NULL);
+        if (st == BLOOM_OK)
+            st = bloom_builder_merge(c, b, NULL);
+        size_t len = 0;
+        if (st == BLOOM_OK)
+            st = bloom_builder_result_size(c, &len, NULL);
+        CHECK(st == BLOOM_OK || st == BLOOM_E_NOMEM);
+        bloom_builder_destroy(b);
+        bloom_builder_destroy(c);
+        CHECK(heap.live == 0);
+    }
+}
+
+const test_case builder_tests[] = {
+    {"builder: size and rate targets at 1, 100, 10^4 values", test_targets_small},
+    {"builder: size and rate targets at 10^6, 10^7 values", test_targets_large},
+    {"builder: blocked layout targets", test_targets_blocked},
+    {"builder: merged partials equal the serial result", test_merge_equals_serial},
+    {"builder: serialize midway and go on", test_serialize_midway},
+    {"builder: malformed states rejected", test_malformed_states},
+    {"builder: merging mismatched builders fails", test_merge_mismatch},
+    {"builder: memory grows with the data", test_memory_grows_with_data},
+    {"builder: empty input", test_empty_builder},
+    {"builder: allocation failures", test_allocation_failures},
+};
+const size_t builder_tests_count = sizeof builder_tests / sizeof builder_tests[0];
