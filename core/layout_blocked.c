@@ -28,16 +28,17 @@ void blocked_add(bloom_filter *f, uint64_t hash)
     }
 }
 
+/* Branch-free, as in the classic layout: the eight tests touch one line. */
 bool blocked_contains(const bloom_filter *f, uint64_t hash)
 {
     const uint8_t *block = block_of(f, hash);
     uint32_t key = (uint32_t)hash;
+    unsigned all = 1;
     for (int i = 0; i < 8; i++) {
         uint32_t bit = (key * salt[i]) >> 27;
-        if (!((block[4 * i + (bit >> 3)] >> (bit & 7)) & 1u))
-            return false;
+        all &= (unsigned)(block[4 * i + (bit >> 3)] >> (bit & 7));
     }
-    return true;
+    return all & 1u;
 }
 
 enum { BATCH = 16 };

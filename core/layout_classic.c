@@ -12,31 +12,70 @@ static inline void set_bit(uint8_t *bits, uint64_t i)
     bits[i >> 3] |= (uint8_t)(1u << (i & 7));
 }
 
-static inline bool test_bit(const uint8_t *bits, uint64_t i)
+static inline unsigned test_bit(const uint8_t *bits, uint64_t i)
 {
     return (bits[i >> 3] >> (i & 7)) & 1u;
 }
 
-void classic_add(bloom_filter *f, uint64_t hash)
+/* The probe loops are written once, for a k the compiler knows where it
+ * can: specialised for the usual k (fpr 0.5 down to 0.0001) it unrolls them
+ * completely, which saves about a third of the instructions of a probe. */
+static inline __attribute__((always_inline)) void add_k(bloom_filter *f, uint64_t hash, unsigned k)
 {
     uint64_t x = hash, y = second_hash(hash), m = f->nbits;
-    for (unsigned i = 0; i < f->nhashes; i++) {
+    for (unsigned i = 0; i < k; i++) {
         set_bit(f->bits, mulhi64(x, m));
         x += y;
         y += i + 1;
     }
 }
 
-bool classic_contains(const bloom_filter *f, uint64_t hash)
+/* No early exit: for absent values (most probes of a Bloom join) the exit
+ * point is random and its mispredicted branch costs more than the loads it
+ * saves; without it the k loads are independent and overlap. */
+static inline __attribute__((always_inline)) bool contains_k(const bloom_filter *f, uint64_t hash,
+                                                             unsigned k)
 {
     uint64_t x = hash, y = second_hash(hash), m = f->nbits;
-    for (unsigned i = 0; i < f->nhashes; i++) {
-        if (!test_bit(f->bits, mulhi64(x, m)))
-            return false;
+    unsigned all = 1;
+    for (unsigned i = 0; i < k; i++) {
+        all &= test_bit(f->bits, mulhi64(x, m));
         x += y;
         y += i + 1;
     }
-    return true;
+    return all;
+}
+
+#define SPECIALISE(call, k)                                                                  \
+    switch (k) {                                                                             \
+    case 1: return call(1);                                                                  \
+    case 2: return call(2);                                                                  \
+    case 3: return call(3);                                                                  \
+    case 4: return call(4);                                                                  \
+    case 5: return call(5);                                                                  \
+    case 6: return call(6);                                                                  \
+    case 7: return call(7);                                                                  \
+    case 8: return call(8);                                                                  \
+    case 9: return call(9);                                                                  \
+    case 10: return call(10);                                                                \
+    case 11: return call(11);                                                                \
+    case 12: return call(12);                                                                \
+    case 13: return call(13);                                                                \
+    default: return call(k);                                                                 \
+    }
+
+void classic_add(bloom_filter *f, uint64_t hash)
+{
+#define ADD(k) add_k(f, hash, k)
+    SPECIALISE(ADD, f->nhashes)
+#undef ADD
+}
+
+bool classic_contains(const bloom_filter *f, uint64_t hash)
+{
+#define CONTAINS(k) contains_k(f, hash, k)
+    SPECIALISE(CONTAINS, f->nhashes)
+#undef CONTAINS
 }
 
 /* A filter larger than the cache costs a miss per probe; computing a batch
