@@ -16,74 +16,113 @@
 
 #define AGG_FPR 0.01
 
-/* Repeated values are common in the columns people aggregate; a small
- * direct-mapped table of recent hashes drops most repeats before they
- * reach the builder, whose cost is sorting what it is given.  Dropping a
- * hash already given changes nothing: the result depends on the set.  The
- * table is allocated only once a group is large enough to profit. */
-enum { RECENT_SLOTS = 4096, RECENT_AFTER_ROWS = 1024 };
+/*
+ * Repeated values are common in the columns people aggregate, and the
+ * builder's cost is sorting whatever it is given.  So a group first
+ * collects its distinct hashes in an open-addressing set, which drops a
+ * repeat for one probe of a table that stays in cache; the builder gets
+ * each distinct hash once, at the end.  A group with more distinct values
+ * than SET_MAX hands its set to the builder and feeds it directly from then
+ * on: a set that large would miss the cache on every row, while the
+ * builder appends sequentially.  Either way the result is the builder's,
+ * which depends only on the set of hashes.
+ */
+enum { SET_INITIAL_SLOTS = 16, SET_MAX = 1 << 18 };
 
 typedef struct agg_build {
-    bloom_builder *builder;
-    uint64_t *recent;
-    uint64_t rows;
+    uint64_t *set;  /* slots; 0 marks an empty slot */
+    uint64_t mask;  /* slots - 1 */
+    uint64_t count; /* distinct non-zero hashes in the set */
+    int has_zero;   /* hash 0 was seen (it cannot live in the set) */
+    bloom_builder *builder; /* non-NULL once the set was handed over */
 } agg_build;
 
-/*
- * A builder that already holds its first hash.  Works around a core bug:
- * bloom_builder_add_hash on a fresh builder (capacity 0) skips growing,
- * since compacting nothing "frees enough", and stores through a NULL array.
- * A builder read from a one-hash state (docs/FORMAT.md, builder state) has
- * room, and is the builder bloom_builder_create would give plus that hash.
- */
-static bloom_status start_builder(uint64_t first, bloom_builder **out, bloom_error *err)
+/* Insert into a table known to have room; hashes are uniform, so their low
+ * bits are a good slot. */
+static void set_put(uint64_t *set, uint64_t mask, uint64_t hash)
 {
-    uint8_t state[40] = {'B', 'L', 'M', 'B', BLOOM_FORMAT_VERSION, BLOOM_LAYOUT_CLASSIC,
-                         BLOOM_HASH_XXH64_CANONICAL, 0};
-    double fpr = AGG_FPR;
-    uint64_t fpr_bits, fields[4];
-    memcpy(&fpr_bits, &fpr, sizeof fpr_bits);
-    fields[0] = 0; /* seed */
-    fields[1] = fpr_bits;
-    fields[2] = 1; /* count */
-    fields[3] = first;
-    for (int f = 0; f < 4; f++)
-        for (int i = 0; i < 8; i++)
-            state[8 + 8 * f + i] = (uint8_t)(fields[f] >> (8 * i));
-    return bloom_builder_deserialize(&bf_sqlite_allocator, state, sizeof state, out, err);
+    uint64_t i = hash & mask;
+    while (set[i] != 0 && set[i] != hash)
+        i = (i + 1) & mask;
+    set[i] = hash;
+}
+
+static bloom_status set_grow(agg_build *st, bloom_error *err)
+{
+    uint64_t slots = st->set ? (st->mask + 1) * 2 : SET_INITIAL_SLOTS;
+    uint64_t *grown = sqlite3_malloc64(slots * sizeof *grown);
+    if (grown == NULL) {
+        err->status = BLOOM_E_NOMEM;
+        return BLOOM_E_NOMEM;
+    }
+    memset(grown, 0, slots * sizeof *grown);
+    if (st->set != NULL)
+        for (uint64_t i = 0; i <= st->mask; i++)
+            if (st->set[i] != 0)
+                set_put(grown, slots - 1, st->set[i]);
+    sqlite3_free(st->set);
+    st->set = grown;
+    st->mask = slots - 1;
+    return BLOOM_OK;
+}
+
+/* Move every hash of the set into a new builder, and free the set. */
+static bloom_status hand_over(agg_build *st, bloom_error *err)
+{
+    bloom_status rc = bloom_builder_create(&bf_sqlite_allocator, BLOOM_LAYOUT_CLASSIC, AGG_FPR, 0,
+                                           &st->builder, err);
+    if (rc == BLOOM_OK && st->has_zero)
+        rc = bloom_builder_add_hash(st->builder, 0, err);
+    for (uint64_t i = 0; rc == BLOOM_OK && st->set && i <= st->mask; i++)
+        if (st->set[i] != 0)
+            rc = bloom_builder_add_hash(st->builder, st->set[i], err);
+    sqlite3_free(st->set);
+    st->set = NULL;
+    return rc;
+}
+
+static bloom_status agg_add(agg_build *st, uint64_t hash, bloom_error *err)
+{
+    if (st->builder != NULL)
+        return bloom_builder_add_hash(st->builder, hash, err);
+    if (hash == 0) {
+        st->has_zero = 1;
+        return BLOOM_OK;
+    }
+    if (st->set == NULL && set_grow(st, err) != BLOOM_OK)
+        return err->status;
+    uint64_t i = hash & st->mask;
+    for (;;) {
+        if (st->set[i] == hash)
+            return BLOOM_OK;
+        if (st->set[i] == 0)
+            break;
+        i = (i + 1) & st->mask;
+    }
+    st->set[i] = hash;
+    st->count++;
+    if (st->count >= SET_MAX)
+        return hand_over(st, err);
+    if (st->count * 2 > st->mask + 1) /* keep probes short: load <= 1/2 */
+        return set_grow(st, err);
+    return BLOOM_OK;
 }
 
 void bf_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     static const char fn[] = "bloom_agg";
     (void)argc;
+    uint64_t hash;
+    int rc = bf_hash_value(ctx, argv[0], 0, &hash);
+    if (rc != BF_OK)
+        return;
     agg_build *st = sqlite3_aggregate_context(ctx, sizeof *st);
     if (st == NULL) {
         sqlite3_result_error_nomem(ctx);
         return;
     }
-    uint64_t hash;
-    int rc = bf_hash_value(ctx, argv[0], 0, &hash);
-    if (rc != BF_OK)
-        return;
     bloom_error err;
-    if (st->builder == NULL) {
-        if (start_builder(hash, &st->builder, &err) != BLOOM_OK)
-            bf_core_error(ctx, fn, &err);
-        return;
-    }
-    if (st->recent != NULL) {
-        /* Slot 0 of a fresh table reads as hash 0; never skip on it. */
-        uint64_t *slot = &st->recent[hash & (RECENT_SLOTS - 1)];
-        if (*slot == hash && hash != 0)
-            return;
-        *slot = hash;
-    } else if (++st->rows == RECENT_AFTER_ROWS) {
-        st->recent = sqlite3_malloc64(RECENT_SLOTS * sizeof *st->recent);
-        if (st->recent != NULL) /* without it the builder just sees more */
-            memset(st->recent, 0, RECENT_SLOTS * sizeof *st->recent);
-    }
-    if (bloom_builder_add_hash(st->builder, hash, &err) != BLOOM_OK)
+    if (agg_add(st, hash, &err) != BLOOM_OK)
         bf_core_error(ctx, fn, &err);
 }
 
@@ -93,25 +132,30 @@ void bf_agg_final(sqlite3_context *ctx)
     agg_build *st = sqlite3_aggregate_context(ctx, 0);
     if (st == NULL)
         return; /* no row at all */
+    bloom_error err;
+    bloom_status rc = BLOOM_OK;
+    if (st->builder == NULL && (st->count > 0 || st->has_zero))
+        rc = hand_over(st, &err);
+    sqlite3_free(st->set); /* still there if hand_over was not called */
+    st->set = NULL;
     bloom_builder *b = st->builder;
     st->builder = NULL;
-    sqlite3_free(st->recent);
-    st->recent = NULL;
-    if (b == NULL)
-        return; /* only NULLs */
-    bloom_error err;
-    size_t size;
-    bloom_filter f;
-    if (bloom_builder_result_size(b, &size, &err) != BLOOM_OK) {
+    if (rc != BLOOM_OK) {
         bf_core_error(ctx, fn, &err);
-    } else {
-        uint8_t *buf = bf_alloc_result(ctx, fn, size);
-        if (buf != NULL) {
-            if (bloom_builder_finish(b, buf, size, &f, &err) == BLOOM_OK) {
-                sqlite3_result_blob64(ctx, buf, size, sqlite3_free);
-            } else {
-                sqlite3_free(buf);
-                bf_core_error(ctx, fn, &err);
+    } else if (b != NULL) { /* NULL: only NULLs, or no rows */
+        size_t size;
+        bloom_filter f;
+        if (bloom_builder_result_size(b, &size, &err) != BLOOM_OK) {
+            bf_core_error(ctx, fn, &err);
+        } else {
+            uint8_t *buf = bf_alloc_result(ctx, fn, size);
+            if (buf != NULL) {
+                if (bloom_builder_finish(b, buf, size, &f, &err) == BLOOM_OK) {
+                    sqlite3_result_blob64(ctx, buf, size, sqlite3_free);
+                } else {
+                    sqlite3_free(buf);
+                    bf_core_error(ctx, fn, &err);
+                }
             }
         }
     }
@@ -121,10 +165,16 @@ void bf_agg_final(sqlite3_context *ctx)
 /* ---- filters built in place: bloom_agg(x, capacity, fpr) and the
  *      union/intersection aggregates ---- */
 
+/* A filter larger than the cache misses it on every probe; collecting
+ * hashes and inserting them in batches lets the core prefetch. */
+enum { PENDING_MAX = 256, PENDING_FROM_BYTES = 256 * 1024 };
+
 typedef struct agg_filter {
     uint8_t *buf; /* the result's bytes, sqlite3_malloc64'd */
     size_t size;
     bloom_filter view;
+    uint64_t *pending; /* hashes not yet inserted (large fixed-size filters) */
+    size_t npending;
 } agg_filter;
 
 static agg_filter *filter_state(sqlite3_context *ctx)
@@ -173,7 +223,16 @@ static int fixed_init(sqlite3_context *ctx, sqlite3_value **argv, agg_filter *st
     }
     st->buf = buf;
     st->size = size;
+    if (size >= PENDING_FROM_BYTES) /* without it, hashes go in one by one */
+        st->pending = sqlite3_malloc64(PENDING_MAX * sizeof *st->pending);
     return BF_OK;
+}
+
+static void flush_pending(agg_filter *st)
+{
+    if (st->npending > 0)
+        bloom_add_hashes(&st->view, st->pending, st->npending);
+    st->npending = 0;
 }
 
 void bf_agg_fixed_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
@@ -187,8 +246,15 @@ void bf_agg_fixed_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     if (st->buf == NULL && fixed_init(ctx, argv, st) != BF_OK)
         return;
     uint64_t hash;
-    if (bf_hash_value(ctx, argv[0], 0, &hash) == BF_OK)
+    if (bf_hash_value(ctx, argv[0], 0, &hash) != BF_OK)
+        return;
+    if (st->pending == NULL) {
         bloom_add_hash(&st->view, hash);
+        return;
+    }
+    st->pending[st->npending++] = hash;
+    if (st->npending == PENDING_MAX)
+        flush_pending(st);
 }
 
 /* Hands the buffer to SQLite as the result; also the cleanup when the
@@ -196,7 +262,14 @@ void bf_agg_fixed_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 static void filter_final(sqlite3_context *ctx)
 {
     agg_filter *st = sqlite3_aggregate_context(ctx, 0);
-    if (st == NULL || st->buf == NULL)
+    if (st == NULL)
+        return;
+    if (st->pending != NULL) {
+        flush_pending(st);
+        sqlite3_free(st->pending);
+        st->pending = NULL;
+    }
+    if (st->buf == NULL)
         return;
     uint8_t *buf = st->buf;
     st->buf = NULL;

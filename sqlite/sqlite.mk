@@ -17,7 +17,10 @@ sqlite: build/bloomfilter.so
 sqlite-static-test: build/sqlite-static-test
 	build/sqlite-static-test
 
+# Debian's python3: its sqlite3 module allows load_extension.
+SQLITE_PYTHON ?= /usr/bin/python3
+
 bench-sqlite: sqlite
-	bench/bench_sqlite.sh
+	$(SQLITE_PYTHON) bench/bench_sqlite.py
 
 .PHONY: sqlite sqlite-static-test bench-sqlite
