@@ -1,0 +1,159 @@
+#!/usr/bin/python3
+"""Cross-engine checks: the same values give the same filter bytes in
+PostgreSQL and SQLite, and a filter built by one engine answers the same as
+the other for every value, both ways.
+
+Run inside a throwaway cluster (tools/suites/40-cross.sh does it):
+    pg_virtualenv -v 15 /usr/bin/python3 tools/cross_engine.py build/bloomfilter
+Prints one line per check and "cross: N passed, M failed".
+"""
+import os
+import sqlite3
+import subprocess
+import sys
+
+EXT = sys.argv[1] if len(sys.argv) > 1 else 'build/bloomfilter'
+passed = failed = 0
+
+
+def check(name, ok, detail=''):
+    global passed, failed
+    if ok:
+        passed += 1
+        print(f'ok   {name}')
+    else:
+        failed += 1
+        print(f'FAIL {name}: {detail}')
+
+
+def pg(sql):
+    out = subprocess.run(['psql', '-X', '-At', '-q', '-v', 'ON_ERROR_STOP=1', '-c', sql],
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(f'psql failed on {sql!r}: {out.stderr.strip()}')
+    return out.stdout.strip()
+
+
+def lite_connect():
+    db = sqlite3.connect(':memory:')
+    db.enable_load_extension(True)
+    db.load_extension(EXT)
+    db.enable_load_extension(False)
+    return db
+
+
+db = lite_connect()
+pg('DROP EXTENSION IF EXISTS bloomfilter CASCADE; CREATE EXTENSION bloomfilter;')
+
+# The data: integers with a stride, text with non-ASCII characters, doubles
+# both integral and not; the same rows in both engines.
+N = 20000
+pg(f'''
+DROP TABLE IF EXISTS cross_data;
+CREATE TABLE cross_data AS
+  SELECT i::int8 AS k, ('key-' || i || '-é✓') AS t, (i / 4.0)::float8 AS r, i::int4 AS k4
+  FROM generate_series(1, {N}, 3) AS i;
+''')
+db.executescript(f'''
+CREATE TABLE cross_data(k INTEGER, t TEXT, r REAL, k4 INTEGER);
+WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 3 FROM s WHERE i + 3 <= {N})
+INSERT INTO cross_data SELECT i, 'key-' || i || '-é✓', i / 4.0, i FROM s;
+''')
+check('same rows in both engines',
+      pg('SELECT count(*) FROM cross_data') == str(db.execute('SELECT count(*) FROM cross_data').fetchone()[0]))
+
+# 1. Same values, same bytes.
+builds = [
+    ('bloom_agg over int8', 'bloom_agg(k)', 'bloom_agg(k)'),
+    ('bloom_agg over text', 'bloom_agg(t)', 'bloom_agg(t)'),
+    ('bloom_agg over doubles, integral and not', 'bloom_agg(r)', 'bloom_agg(r)'),
+    ('int4 column in PostgreSQL, INTEGER in SQLite', 'bloom_agg(k4)', 'bloom_agg(k4)'),
+    ('fixed-size bloom_agg(x, capacity, fpr)', 'bloom_agg(k, 50000, 0.001)', 'bloom_agg(k, 50000, 0.001)'),
+    ('bloom_union_agg of per-row filters',
+     "bloom_union_agg(bloom_add(bloom_empty(100000, 0.01, 42), t))",
+     "bloom_union_agg(bloom_add(bloom_empty(100000, 0.01, 42), t))"),
+    ('blocked layout, seed 7',
+     "bloom_union_agg(bloom_add(bloom_empty(10000, 0.02, 7, 'blocked'), k))",
+     "bloom_union_agg(bloom_add(bloom_empty(10000, 0.02, 7, 'blocked'), k))"),
+]
+filters = {}
+for name, pg_expr, lite_expr in builds:
+    pg_hex = pg(f"SELECT encode(({pg_expr})::bytea, 'hex') FROM cross_data")
+    lite_hex = db.execute(f'SELECT lower(hex({lite_expr})) FROM cross_data').fetchone()[0]
+    filters[name] = (pg_hex, lite_hex)
+    check(f'same bytes: {name}', pg_hex == lite_hex and len(pg_hex) > 64,
+          f'PostgreSQL {len(pg_hex) // 2} bytes {pg_hex[:80]}..., SQLite {len(lite_hex or "") // 2} bytes {(lite_hex or "")[:80]}...')
+
+# 2. A filter from one engine answers in the other as in its own, for members
+# and non-members alike (every value of a probe range, positives compared).
+def pg_answers(hex_filter, values_sql):
+    return pg(f"""SELECT string_agg(v::text, ',' ORDER BY v) FROM ({values_sql}) AS p(v)
+                  WHERE bloom_contains(decode('{hex_filter}', 'hex')::bloom, v)""")
+
+
+def lite_answers(hex_filter, values_sql):
+    rows = db.execute(f"""SELECT v FROM ({values_sql}) WHERE bloom_contains(X'{hex_filter}', v) ORDER BY v""")
+    return ','.join(str(r[0]) for r in rows)
+
+
+PG_PROBES = f'SELECT i::int8 FROM generate_series(-1000, {N + 30000}) AS i'
+LITE_PROBES = (f'WITH RECURSIVE s(v) AS (SELECT -1000 UNION ALL SELECT v + 1 FROM s WHERE v < {N + 30000}) '
+               'SELECT v FROM s')
+pg_hex, lite_hex = filters['bloom_agg over int8']
+in_pg = pg_answers(pg_hex, PG_PROBES)
+in_lite_of_pg = lite_answers(pg_hex, LITE_PROBES)
+check('PostgreSQL filter probed in SQLite answers as in PostgreSQL', in_pg == in_lite_of_pg,
+      f'{len(in_pg.split(","))} vs {len(in_lite_of_pg.split(","))} positives')
+members = set(range(1, N + 1, 3))
+positives = set(int(v) for v in in_pg.split(','))
+check('every member is found (no false negative)', members <= positives,
+      f'{len(members - positives)} missing')
+false_pos = len(positives - members) / (N + 31001 - len(members))
+check(f'false-positive rate near target ({false_pos:.4f} for 0.01)', false_pos < 0.0115)
+in_lite = lite_answers(lite_hex, LITE_PROBES)
+in_pg_of_lite = pg_answers(lite_hex, PG_PROBES)
+check('SQLite filter probed in PostgreSQL answers as in SQLite', in_lite == in_pg_of_lite)
+
+# Text filter: probe with the member texts and with absent ones.
+pg_hex, _ = filters['bloom_agg over text']
+text_probe_pg = f"SELECT 'key-' || i || '-é✓' FROM generate_series(1, {N}) AS i"
+text_probe_lite = (f"WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < {N}) "
+                   "SELECT 'key-' || i || '-é✓' AS v FROM s")
+a = pg_answers(pg_hex, text_probe_pg).split(',')
+b = lite_answers(pg_hex, text_probe_lite).split(',')
+check('text filter answers the same in both engines', sorted(a) == sorted(b), f'{len(a)} vs {len(b)}')
+
+# Mixed types: a filter of doubles probed with integers and with REAL 5.0.
+pg_hex, _ = filters['bloom_agg over doubles, integral and not']
+row = db.execute(f"SELECT bloom_contains(X'{pg_hex}', 1), bloom_contains(X'{pg_hex}', 1.0), "
+                 f"bloom_contains(X'{pg_hex}', 0.25), bloom_contains(X'{pg_hex}', 1.75)").fetchone()
+check('PostgreSQL float8 filter: SQLite 1 and 1.0 both members, 0.25 and 1.75 too', row == (1, 1, 1, 1), row)
+check('PostgreSQL answers the same for int4, int8, numeric, float8 probes',
+      pg(f"SELECT bloom_contains(decode('{pg_hex}', 'hex')::bloom, 1::int4)::text || bloom_contains(decode('{pg_hex}', 'hex')::bloom, 1::numeric)::text || bloom_contains(decode('{pg_hex}', 'hex')::bloom, 0.25::numeric)::text") == 'truetruetrue')
+
+# 3. Canonical hashes agree value by value.
+samples = [("0", "0"), ("-1", "-1"), ("9223372036854775807", "9223372036854775807"),
+           ("5.0::float8", "5.0"), ("0.5::float8", "0.5"), ("'abc'::text", "'abc'"),
+           ("''::text", "''"), ("'\\x00ff'::bytea", "X'00ff'"), ("true", "1"),
+           ("1e300::float8", "1e300"), ("'é'::text", "'é'")]
+for pg_v, lite_v in samples:
+    a = pg(f'SELECT bloom_hash({pg_v}, 0)')
+    b = str(db.execute(f'SELECT bloom_hash({lite_v}, 0)').fetchone()[0])
+    check(f'bloom_hash({pg_v}) equal', a == b, f'{a} vs {b}')
+a = pg("SELECT bloom_hash('abc'::text, 12345)")
+b = str(db.execute("SELECT bloom_hash('abc', 12345)").fetchone()[0])
+check('bloom_hash with a seed equal', a == b, f'{a} vs {b}')
+
+# 4. bloom_info agrees.
+pg_hex, _ = filters['blocked layout, seed 7']
+info_pg = pg(f"SELECT layout || ' ' || nbits || ' ' || nhashes || ' ' || seed || ' ' || nbytes || ' ' || bits_set "
+             f"FROM bloom_info(decode('{pg_hex}', 'hex')::bloom)")
+info_lite = db.execute(f"SELECT json_extract(i, '$.layout') || ' ' || json_extract(i, '$.nbits') || ' ' || "
+                       f"json_extract(i, '$.nhashes') || ' ' || json_extract(i, '$.seed') || ' ' || "
+                       f"json_extract(i, '$.nbytes') || ' ' || json_extract(i, '$.bits_set') "
+                       f"FROM (SELECT bloom_info(X'{pg_hex}') AS i)").fetchone()[0]
+check('bloom_info agrees', info_pg == info_lite, f'{info_pg!r} vs {info_lite!r}')
+
+pg('DROP TABLE cross_data')
+print(f'cross: {passed} passed, {failed} failed')
+sys.exit(1 if failed else 0)
