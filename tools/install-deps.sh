@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install the Debian 12 packages a part of bloomfilter needs, if missing.
-#   tools/install-deps.sh [--quiet] [core|sqlite|pg|bench|all]...   (default: all)
+#   tools/install-deps.sh [--quiet] [core|sqlite|pg|parquet|bench|all]...   (default: all)
 # Needs root (or sudo) only when something is missing.
 set -euo pipefail
 
@@ -12,6 +12,10 @@ core="gcc clang make libc6-dev libxxhash-dev valgrind"
 sqlite="$core libsqlite3-dev sqlite3 python3"
 pg="$core postgresql-15 postgresql-server-dev-15 postgresql-common"
 bench="$sqlite $pg postgresql-15-hll"
+# Node.js runs DuckDB, the Parquet writer of the interop test; a machine that
+# has node and npm already (outside dpkg) needs nothing.
+parquet="$sqlite $pg"
+command -v node >/dev/null && command -v npm >/dev/null || parquet="$parquet nodejs npm"
 
 wanted=
 for part in "$@"; do
@@ -19,8 +23,9 @@ for part in "$@"; do
         core) wanted="$wanted $core" ;;
         sqlite) wanted="$wanted $sqlite" ;;
         pg) wanted="$wanted $pg" ;;
+        parquet) wanted="$wanted $parquet" ;;
         bench) wanted="$wanted $bench" ;;
-        all) wanted="$wanted $sqlite $pg" ;;
+        all) wanted="$wanted $parquet" ;;
         *) echo "install-deps: unknown part '$part'" >&2; exit 2 ;;
     esac
 done
