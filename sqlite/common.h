@@ -36,8 +36,6 @@ void bf_core_error(sqlite3_context *ctx, const char *fn, const bloom_error *err)
 /* The canonical hash of a value (docs/HASHING.md); BF_NULL for SQL NULL,
  * which is never a member. */
 int bf_hash_value(sqlite3_context *ctx, sqlite3_value *v, uint64_t seed, uint64_t *out);
-/* 1 if the fast path of bf_hash_value gives the core's hashes. */
-int bf_check_fast_hash(void);
 
 /* A filter argument, validated.  The view points into SQLite's copy of the
  * value: read only.  A filter that is constant for the statement is parsed

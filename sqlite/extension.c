@@ -84,12 +84,6 @@ int sqlite3_bloomfilter_init(sqlite3 *db, char **pzErrMsg, const sqlite3_api_rou
 #else
     (void)pApi;
 #endif
-    if (!bf_check_fast_hash()) {
-        if (pzErrMsg != NULL)
-            *pzErrMsg = sqlite3_mprintf("bloomfilter: the fast 8-byte hash disagrees with the "
-                                        "core's canonical hash; refusing to register");
-        return SQLITE_ERROR;
-    }
     for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++) {
         int rc;
         if (functions[i].final == NULL)

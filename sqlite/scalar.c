@@ -289,7 +289,7 @@ void bf_info(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         "\"format_version\":%u}",
         bloom_layout_name(f.layout), (unsigned long long)f.nbits, (unsigned)f.nhashes,
         (long long)bf_to_int64(f.seed),
-        (unsigned long long)(BLOOM_HEADER_SIZE + f.nbytes), (unsigned long long)set, fill, card,
+        (unsigned long long)f.nbytes, (unsigned long long)set, fill, card,
         fpr, (unsigned)f.version);
     if (json == NULL) {
         sqlite3_result_error_nomem(ctx);

@@ -60,82 +60,16 @@ static const char *type_name(int type)
     return "null";
 }
 
-/*
- * XXH64 of exactly one 8-byte little-endian lane.  The core's
- * bloom_hash_int64 takes the generic XXH64 path (17 ns here, against 1.5 ns
- * for this), which would be most of the cost of a probe.  The canonical
- * bytes still come from the core; bf_check_fast_hash() compares the two at
- * load time, so a difference can never reach stored filters.
- */
-#define XXH_P1 UINT64_C(0x9E3779B185EBCA87)
-#define XXH_P2 UINT64_C(0xC2B2AE3D27D4EB4F)
-#define XXH_P3 UINT64_C(0x165667B19E3779F9)
-#define XXH_P4 UINT64_C(0x85EBCA77C2B2AE63)
-#define XXH_P5 UINT64_C(0x27D4EB2F165667C5)
-
-static inline uint64_t rotl64(uint64_t x, int r)
-{
-    return (x << r) | (x >> (64 - r));
-}
-
-static inline uint64_t hash_lane(uint64_t lane, uint64_t seed)
-{
-    uint64_t h = seed + XXH_P5 + 8;
-    h ^= rotl64(lane * XXH_P2, 31) * XXH_P1;
-    h = rotl64(h, 27) * XXH_P1 + XXH_P4;
-    h ^= h >> 33;
-    h *= XXH_P2;
-    h ^= h >> 29;
-    h *= XXH_P3;
-    return h ^ (h >> 32);
-}
-
-static inline uint64_t lane_of(const uint8_t b[8])
-{
-    uint64_t lane = 0;
-    for (int i = 7; i >= 0; i--)
-        lane = lane << 8 | b[i];
-    return lane;
-}
-
-static inline uint64_t hash_int64(int64_t value, uint64_t seed)
-{
-    return hash_lane((uint64_t)value, seed); /* the int64's LE bytes, as a lane */
-}
-
-static inline uint64_t hash_double(double value, uint64_t seed)
-{
-    uint8_t bytes[8];
-    bloom_canonical_double(value, bytes);
-    return hash_lane(lane_of(bytes), seed);
-}
-
-int bf_check_fast_hash(void)
-{
-    static const int64_t ints[] = {0, 1, -1, 5, INT64_MAX, INT64_MIN, 1234567890123};
-    static const double reals[] = {0.5, -0.0, 5.0, 1e300, -2.5e-300, 9.3e18};
-    static const uint64_t seeds[] = {0, 1, UINT64_MAX, UINT64_C(0x0123456789abcdef)};
-    for (size_t s = 0; s < sizeof seeds / sizeof seeds[0]; s++) {
-        for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
-            if (hash_int64(ints[i], seeds[s]) != bloom_hash_int64(ints[i], seeds[s]))
-                return 0;
-        for (size_t i = 0; i < sizeof reals / sizeof reals[0]; i++)
-            if (hash_double(reals[i], seeds[s]) != bloom_hash_double(reals[i], seeds[s]))
-                return 0;
-    }
-    return 1;
-}
-
 int bf_hash_value(sqlite3_context *ctx, sqlite3_value *v, uint64_t seed, uint64_t *out)
 {
     switch (sqlite3_value_type(v)) {
     case SQLITE_INTEGER:
-        *out = hash_int64(sqlite3_value_int64(v), seed);
+        *out = bloom_hash_int64(sqlite3_value_int64(v), seed);
         return BF_OK;
     case SQLITE_FLOAT:
         /* The core's canonical bytes of an integral double are the integer's,
          * so 5.0 and 5 are one member, as they are one value to SQL. */
-        *out = hash_double(sqlite3_value_double(v), seed);
+        *out = bloom_hash_double(sqlite3_value_double(v), seed);
         return BF_OK;
     case SQLITE_TEXT: {
         /* Text is hashed as its UTF-8 bytes whatever the database encoding;
