@@ -198,11 +198,7 @@ bloom_agg_fixed_trans(PG_FUNCTION_ARGS)
 		double		fpr = PG_GETARG_FLOAT8(3);
 		bloom_error err;
 
-		if (capacity < 1)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("invalid bloom filter capacity " INT64_FORMAT, capacity),
-					 errdetail("The capacity must be at least 1.")));
+		bloom_check_capacity(bloomfilter_default_layout, capacity, fpr);
 		cache->sizing_ready = false;
 		if (bloom_params_for_capacity(bloomfilter_default_layout, (uint64) capacity, fpr,
 									  &cache->nbits, &cache->nhashes, &err) != BLOOM_OK)

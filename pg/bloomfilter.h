@@ -95,6 +95,9 @@ extern struct varlena *bloom_copy_arg(FunctionCallInfo fcinfo, int argno, bloom_
 extern struct varlena *bloom_make(int layout, uint64 nbits, unsigned nhashes, uint64 seed,
 								  bloom_filter *out);
 
+/* Reject capacity < 1, and blocked sizes that cannot fit in a value. */
+extern void bloom_check_capacity(int layout, int64 capacity, double fpr);
+
 /* Layout id for a layout name given as text (INVALID_PARAMETER_VALUE if unknown). */
 extern int	bloom_layout_arg(text *name);
 

@@ -48,11 +48,7 @@ bloom_empty(PG_FUNCTION_ARGS)
 	bloom_error err;
 	bloom_filter f;
 
-	if (capacity < 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid bloom filter capacity " INT64_FORMAT, capacity),
-				 errdetail("The capacity must be at least 1.")));
+	bloom_check_capacity(layout, capacity, fpr);
 	if (bloom_params_for_capacity(layout, (uint64) capacity, fpr, &nbits, &nhashes, &err) != BLOOM_OK)
 		bloom_raise(&err, BLOOM_SOURCE_BINARY, NULL);
 	bloom_check_payload_size(bloom_serialized_size(nbits), "bloom filter");

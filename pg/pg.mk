@@ -6,7 +6,7 @@ PG_SRCS = pg/module.c pg/errors.c pg/type.c pg/hashing.c pg/functions.c \
           pg/builder_type.c pg/aggregates.c
 DATA = pg/bloomfilter--1.0.sql
 REGRESS = bloom_type bloom_functions bloom_hashing bloom_aggregates bloom_errors bloom_join
-REGRESS_OPTS = --inputdir=. --outputdir=build/regress --load-extension=bloomfilter
+REGRESS_OPTS = --inputdir=. --load-extension=bloomfilter
 
 # The core is C11 with declarations where they are used; PGXS's
 # -Wdeclaration-after-statement is for PostgreSQL's own style only.

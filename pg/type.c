@@ -8,6 +8,8 @@
  */
 #include "bloomfilter.h"
 
+#include <math.h>
+
 #include "access/detoast.h"
 #include "common/hashfn.h"
 #include "libpq/pqformat.h"
@@ -233,6 +235,37 @@ bloom_make(int layout, uint64 nbits, unsigned nhashes, uint64 seed, bloom_filter
 	if (bloom_init(VARDATA(result), size, layout, nbits, nhashes, seed, out, &err) != BLOOM_OK)
 		bloom_raise(&err, BLOOM_SOURCE_BINARY, NULL);
 	return result;
+}
+
+/*
+ * Work around a core problem: sizing a blocked filter searches the block
+ * count by doubling from one block, and the model it evaluates costs
+ * O(capacity / blocks), so a huge capacity runs for hours without a chance
+ * to cancel.  Any filter needs at least capacity * log2(1 / fpr) bits; when
+ * even that exceeds what a value can hold, the answer is "too large"
+ * without asking the core.  (Proposed core fix in the report: start the
+ * search near the classic size, and bound the model's loop.)
+ */
+void
+bloom_check_capacity(int layout, int64 capacity, double fpr)
+{
+	double		lower_bits;
+
+	if (capacity < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid bloom filter capacity " INT64_FORMAT, capacity),
+				 errdetail("The capacity must be at least 1.")));
+	if (layout != BLOOM_LAYOUT_BLOCKED || !(fpr > 0 && fpr < 1))
+		return;
+	lower_bits = (double) capacity * log2(1.0 / fpr);
+	if (lower_bits > 8.0 * (double) BLOOM_MAX_PAYLOAD)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("bloom filter is too large"),
+				 errdetail("Capacity " INT64_FORMAT " at false-positive rate %g needs at least %.0f bits; a value holds at most %zu bytes.",
+						   capacity, fpr, lower_bits, (size_t) BLOOM_MAX_PAYLOAD),
+				 errhint("Use a larger false-positive rate or a smaller capacity.")));
 }
 
 int

@@ -1,0 +1,165 @@
+-- Aggregates: bloom_agg (self-sizing and fixed), bloom_union_agg,
+-- bloom_intersect_agg; NULLs, empty input, settings, parallel plans, and
+-- the contract distributed planners (Citus) rely on.
+SET extra_float_digits = 0;
+
+CREATE TABLE vals AS
+SELECT g AS i,
+       g::int2 AS i2, g::int4 AS i4, g::int8 AS i8, g::numeric AS num, g::float4 AS f4, g::float8 AS f8,
+       'v' || g AS t, convert_to('v' || g, 'UTF8') AS b,
+       md5(g::text)::uuid AS u, DATE '2020-01-01' + g AS d,
+       TIMESTAMP '2020-01-01' + g * INTERVAL '1 hour' AS ts,
+       TIMESTAMPTZ '2020-01-01 00:00+00' + g * INTERVAL '1 hour' AS tstz,
+       g % 2 = 0 AS flag, g * INTERVAL '1 minute' AS iv
+FROM generate_series(1, 2000) g;
+
+-- each concrete overload, and the anyelement fallback (bool, interval)
+SELECT p.oid::regprocedure FROM pg_proc p
+WHERE proname = 'bloom_agg' AND pronamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'bloomfilter')
+ORDER BY p.oid::regprocedure::text;
+
+WITH fs AS (
+  SELECT bloom_agg(i2) AS f_i2, bloom_agg(i4) AS f_i4, bloom_agg(i8) AS f_i8, bloom_agg(num) AS f_num,
+         bloom_agg(f4) AS f_f4, bloom_agg(f8) AS f_f8, bloom_agg(t) AS f_t, bloom_agg(b) AS f_b,
+         bloom_agg(u) AS f_u, bloom_agg(d) AS f_d, bloom_agg(ts) AS f_ts, bloom_agg(tstz) AS f_tstz,
+         bloom_agg(flag) AS f_flag, bloom_agg(iv) AS f_iv
+  FROM vals)
+SELECT count(*) AS n,
+       count(*) FILTER (WHERE NOT bloom_contains(f_i2, i2)) AS missing_i2,
+       count(*) FILTER (WHERE NOT bloom_contains(f_i4, i4)) AS missing_i4,
+       count(*) FILTER (WHERE NOT bloom_contains(f_i8, i8)) AS missing_i8,
+       count(*) FILTER (WHERE NOT bloom_contains(f_num, num)) AS missing_num,
+       count(*) FILTER (WHERE NOT bloom_contains(f_f4, f4)) AS missing_f4,
+       count(*) FILTER (WHERE NOT bloom_contains(f_f8, f8)) AS missing_f8,
+       count(*) FILTER (WHERE NOT bloom_contains(f_t, t)) AS missing_t,
+       count(*) FILTER (WHERE NOT bloom_contains(f_b, b)) AS missing_b,
+       count(*) FILTER (WHERE NOT bloom_contains(f_u, u)) AS missing_u,
+       count(*) FILTER (WHERE NOT bloom_contains(f_d, d)) AS missing_d,
+       count(*) FILTER (WHERE NOT bloom_contains(f_ts, ts)) AS missing_ts,
+       count(*) FILTER (WHERE NOT bloom_contains(f_tstz, tstz)) AS missing_tstz,
+       count(*) FILTER (WHERE NOT bloom_contains(f_flag, flag)) AS missing_flag,
+       count(*) FILTER (WHERE NOT bloom_contains(f_iv, iv)) AS missing_iv
+FROM vals, fs;
+WITH fs AS (
+  SELECT bloom_agg(i2) AS f_i2, bloom_agg(i4) AS f_i4, bloom_agg(i8) AS f_i8, bloom_agg(num) AS f_num,
+         bloom_agg(f4) AS f_f4, bloom_agg(f8) AS f_f8, bloom_agg(t) AS f_t, bloom_agg(b) AS f_b,
+         bloom_agg(u) AS f_u, bloom_agg(flag) AS f_flag
+  FROM vals)
+SELECT f_i2 = f_i8 AND f_i4 = f_i8 AND f_num = f_i8 AND f_f4 = f_i8 AND f_f8 = f_i8 AS numbers_agree,
+       f_t = f_b AS text_is_bytes, f_u = f_i8 AS uuid_differs,
+       bloom_contains(f_flag, 0::int8) AND bloom_contains(f_flag, 1::int8) AS bools_are_0_and_1,
+       round(bloom_cardinality(f_flag)) AS two_values
+FROM fs;
+
+-- self-sizing: sized for the distinct count at bloomfilter.default_fpr
+SELECT layout, nbits, nhashes, seed, round(est_cardinality) AS est_cardinality, est_fpr <= 0.01 AS fpr_met
+FROM (SELECT bloom_agg(i8) AS f FROM vals) s, bloom_info(f);
+-- duplicates do not change the result
+SELECT (SELECT bloom_agg(i8) FROM vals) = (SELECT bloom_agg(i8) FROM (SELECT i8 FROM vals UNION ALL SELECT i8 FROM vals) d) AS dup;
+-- NULLs are skipped; no non-NULL value gives NULL
+SELECT (SELECT bloom_agg(i8) FROM vals) = (SELECT bloom_agg(x) FROM (SELECT i8 FROM vals UNION ALL SELECT NULL FROM generate_series(1, 10)) d(x)) AS nulls_skipped;
+SELECT bloom_agg(x) IS NULL AS empty, bloom_agg(x, 100, 0.01) IS NULL AS empty_fixed FROM (SELECT 1::int8 WHERE false) e(x);
+SELECT bloom_agg(x) IS NULL AS all_null, bloom_agg(x, 100, 0.01) IS NULL AS all_null_fixed FROM (SELECT NULL::int8 FROM generate_series(1, 3)) e(x);
+SELECT bloom_union_agg(f) IS NULL, bloom_intersect_agg(f) IS NULL FROM (SELECT NULL::bloom) e(f);
+-- GROUP BY
+SELECT i % 3 AS g, nbits, round(est_cardinality) AS est
+FROM (SELECT i % 3 AS i, bloom_agg(i8) AS f FROM vals GROUP BY 1) s, bloom_info(f) ORDER BY 1;
+
+-- settings
+SHOW bloomfilter.default_fpr;
+SHOW bloomfilter.default_layout;
+SET bloomfilter.default_fpr = 0.001;
+SELECT layout, nbits, nhashes, est_fpr <= 0.001 AS fpr_met FROM (SELECT bloom_agg(i8) AS f FROM vals) s, bloom_info(f);
+SET bloomfilter.default_layout = 'blocked';
+SELECT layout, nbits, nhashes, est_fpr <= 0.001 AS fpr_met FROM (SELECT bloom_agg(i8) AS f FROM vals) s, bloom_info(f);
+SELECT layout, nbits, nhashes FROM (SELECT bloom_agg(i8, 2000, 0.01) AS f FROM vals) s, bloom_info(f);
+RESET bloomfilter.default_fpr;
+RESET bloomfilter.default_layout;
+SET bloomfilter.default_fpr = 0;
+SET bloomfilter.default_fpr = 1;
+SET bloomfilter.default_fpr = -0.5;
+SET bloomfilter.default_layout = 'sparse';
+SET bloomfilter.no_such_setting = 1;
+
+-- fixed size: the filter of bloom_empty(capacity, fpr) with every value added
+SELECT bloom_agg(i8, 5000, 0.02) = bloom_union_agg(bloom_add(bloom_empty(5000, 0.02), i8)) AS fixed_equals_adds FROM vals;
+SELECT layout, nbits, nhashes FROM (SELECT bloom_agg(t, 5000, 0.02) AS f FROM vals) s, bloom_info(f);
+
+-- union and intersection of groups
+CREATE TABLE grouped AS
+SELECT i % 4 AS g, bloom_agg(i8, 4000, 0.01) AS f FROM vals GROUP BY 1;
+SELECT bloom_union_agg(f) = (SELECT bloom_agg(i8, 4000, 0.01) FROM vals) AS union_is_whole FROM grouped;
+SELECT bloom_intersect_agg(f) = (SELECT f FROM grouped WHERE g = 0) & (SELECT f FROM grouped WHERE g = 1)
+       & (SELECT f FROM grouped WHERE g = 2) & (SELECT f FROM grouped WHERE g = 3) AS intersect_all FROM grouped;
+SELECT bloom_union_agg(f) = (SELECT f FROM grouped WHERE g = 2) AS single FROM grouped WHERE g = 2;
+-- the aggregate's input is not modified
+SELECT f = (SELECT bloom_agg(i8, 4000, 0.01) FROM vals WHERE i % 4 = 0) AS input_unchanged FROM grouped WHERE g = 0;
+
+-- parallel plans give the serial result bit for bit
+CREATE TABLE big AS SELECT g::int8 AS x, (g % 50000)::int8 AS y, 'k' || (g % 1000) AS k FROM generate_series(1, 300000) g;
+ANALYZE big;
+SET max_parallel_workers_per_gather = 0;
+CREATE TABLE serial_groups AS SELECT x % 7 AS g, bloom_agg(y) AS f FROM big GROUP BY 1;
+CREATE TABLE serial AS
+SELECT bloom_agg(x) AS a, bloom_agg(y) AS b, bloom_agg(k) AS c, bloom_agg(x, 300000, 0.01) AS d,
+       bloom_union_agg(bloom_add(bloom_empty(1000), y)) AS e, bloom_intersect_agg(bloom_add(bloom_empty(1000), 1) | bloom_add(bloom_empty(1000), y)) AS f
+FROM big;
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+EXPLAIN (COSTS OFF) SELECT bloom_agg(x) FROM big;
+-- real workers (rows are per loop: 300000 rows over 3 processes)
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT bloom_agg(x) FROM big;
+CREATE TABLE parallel AS
+SELECT bloom_agg(x) AS a, bloom_agg(y) AS b, bloom_agg(k) AS c, bloom_agg(x, 300000, 0.01) AS d,
+       bloom_union_agg(bloom_add(bloom_empty(1000), y)) AS e, bloom_intersect_agg(bloom_add(bloom_empty(1000), 1) | bloom_add(bloom_empty(1000), y)) AS f
+FROM big;
+SELECT s.a = p.a AS a, s.b = p.b AS b, s.c = p.c AS c, s.d = p.d AS d, s.e = p.e AS e, s.f = p.f AS f,
+       md5(s.a::bytea) = md5(p.a::bytea) AS same_bytes
+FROM serial s, parallel p;
+SELECT nbits, round(est_cardinality) AS est FROM serial, bloom_info(a);
+-- parallel GROUP BY, with partial states per group
+SET enable_sort = off;
+EXPLAIN (COSTS OFF) SELECT x % 7 AS g, bloom_agg(y) AS f FROM big GROUP BY 1;
+SELECT count(*) AS groups, count(*) FILTER (WHERE s.f = p.f) AS equal
+FROM serial_groups s JOIN (SELECT x % 7 AS g, bloom_agg(y) AS f FROM big GROUP BY 1) p USING (g);
+RESET enable_sort;
+-- a single worker doing everything
+SET force_parallel_mode = on;
+SELECT bloom_agg(x) = (SELECT a FROM serial) AS forced FROM big;
+RESET force_parallel_mode;
+RESET max_parallel_workers_per_gather;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+
+-- The Citus contract: partial states computed on parts of a table, moved as
+-- text through bloom_builder's output and input functions, and combined by
+-- bloom_agg's combine function, give the filter of one serial aggregate.
+SELECT aggtransfn, aggcombinefn, aggfinalfn, aggtranstype::regtype, aggserialfn, aggdeserialfn
+FROM pg_aggregate WHERE aggfnoid = 'bloom_agg(int8)'::regprocedure;
+SELECT typinput, typoutput FROM pg_type WHERE oid = 'bloom_builder'::regtype;
+-- what a worker runs: the transition function without the final function
+CREATE AGGREGATE partial_bloom_agg(int8) (SFUNC = bloom_agg_trans, STYPE = bloom_builder);
+-- what the coordinator runs: the combine function, then the final function
+CREATE AGGREGATE combine_bloom_agg(bloom_builder) (
+    SFUNC = bloom_agg_combine, STYPE = bloom_builder, FINALFUNC = bloom_agg_final);
+CREATE TABLE shard_states AS
+SELECT x % 4 AS shard, partial_bloom_agg(y)::text AS state FROM big GROUP BY 1;
+SELECT shard, left(state, 12) AS state_prefix, length(state) > 100 AS nonempty FROM shard_states ORDER BY shard;
+SELECT combine_bloom_agg(state::bloom_builder) = (SELECT b FROM serial) AS citus_equals_serial FROM shard_states;
+-- in another order, and text -> state -> text is stable
+SELECT combine_bloom_agg(state::bloom_builder ORDER BY shard DESC) = (SELECT b FROM serial) AS any_order FROM shard_states;
+SELECT bool_and(state::bloom_builder::text = state) AS text_stable FROM shard_states;
+-- the binary form carries the same state
+SELECT bool_and(bloom_builder_send(state::bloom_builder) = decode(substr(state, 3), 'hex')) AS send_is_bytes FROM shard_states;
+-- the transition function outside an aggregate does not modify its argument
+SELECT bloom_agg_trans(bloom_agg_trans(NULL, 1::int8), 2::int8)::text AS two_values;
+SELECT bloom_agg_final(bloom_agg_trans(bloom_agg_trans(NULL, 1::int8), 2::int8)) = bloom_agg(v) AS direct
+FROM (VALUES (1::int8), (2::int8)) t(v);
+SELECT bloom_agg_combine(s, s)::text = s::text AS combine_idempotent
+FROM (SELECT bloom_agg_trans(NULL, 1::int8) AS s) t;
+-- an empty state (valid input) can still grow
+SELECT bloom_agg_final(bloom_agg_trans('\x424c4d420100010000000000000000007b14ae47e17a843f0000000000000000'::bloom_builder, 5::int8))
+       = bloom_agg(5::int8) AS from_empty_state;

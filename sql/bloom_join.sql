@@ -1,0 +1,65 @@
+-- Bloom joins: in one database, and across databases with postgres_fdw.
+SET max_parallel_workers_per_gather = 0;
+
+CREATE TABLE fact AS
+SELECT g AS id, (g * 7919) % 100000 AS k, 'row ' || g AS payload FROM generate_series(1, 100000) g;
+CREATE TABLE dim AS
+SELECT g AS k, g % 100 = 0 AS selected FROM generate_series(0, 99999) g;
+ANALYZE fact;
+ANALYZE dim;
+
+-- In one database: the filter of the selected keys is built once (an
+-- InitPlan) and probed per row.
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+SELECT count(*) FROM fact f
+WHERE bloom_contains((SELECT bloom_agg(k) FROM dim WHERE selected), f.k);
+-- No false negatives: every row of the exact semi-join passes the filter;
+-- the few false positives are removed by the exact join.
+SELECT (SELECT count(*) FROM fact f WHERE f.k IN (SELECT k FROM dim WHERE selected)) AS semi_join,
+       (SELECT count(*) FROM fact f
+        WHERE bloom_contains((SELECT bloom_agg(k) FROM dim WHERE selected), f.k)) AS passed_filter,
+       (SELECT count(*) FROM fact f
+        WHERE bloom_contains((SELECT bloom_agg(k) FROM dim WHERE selected), f.k)
+          AND f.k IN (SELECT k FROM dim WHERE selected)) AS filtered_join;
+-- the operator form
+SELECT count(*) FROM fact f WHERE (SELECT bloom_agg(k) FROM dim WHERE selected) @> f.k;
+
+-- Across databases: postgres_fdw ships the filter condition to the remote
+-- server when the extension is listed in the server's `extensions` option.
+-- A loopback server stands for the remote one; it logs in with the
+-- password pg_virtualenv gives the test run.
+CREATE EXTENSION postgres_fdw;
+\getenv pghost PGHOST
+\getenv pguser PGUSER
+\getenv pgpassword PGPASSWORD
+SELECT current_database() AS dbname, current_setting('port') AS port \gset
+CREATE SERVER loopback FOREIGN DATA WRAPPER postgres_fdw
+    OPTIONS (host :'pghost', port :'port', dbname :'dbname', extensions 'bloomfilter');
+CREATE USER MAPPING FOR CURRENT_USER SERVER loopback
+    OPTIONS (user :'pguser', password :'pgpassword');
+CREATE FOREIGN TABLE fact_remote (id int, k int, payload text)
+    SERVER loopback OPTIONS (table_name 'fact', use_remote_estimate 'false');
+
+EXPLAIN (VERBOSE, COSTS OFF)
+SELECT id, payload FROM fact_remote f
+WHERE bloom_contains((SELECT bloom_agg(k) FROM dim WHERE selected), f.k);
+EXPLAIN (VERBOSE, COSTS OFF)
+SELECT f.id, f.payload FROM fact_remote f JOIN dim d ON d.k = f.k AND d.selected
+WHERE bloom_contains((SELECT bloom_agg(k) FROM dim WHERE selected), f.k);
+SELECT count(*) AS joined, count(DISTINCT f.k) AS keys
+FROM fact_remote f JOIN dim d ON d.k = f.k AND d.selected
+WHERE bloom_contains((SELECT bloom_agg(k) FROM dim WHERE selected), f.k);
+-- the same answer as the join without the filter
+SELECT count(*) AS joined FROM fact_remote f JOIN dim d ON d.k = f.k AND d.selected;
+-- a filter kept in a table ships the same way
+CREATE TABLE key_filters AS SELECT 'selected' AS name, bloom_agg(k) AS f FROM dim WHERE selected;
+EXPLAIN (VERBOSE, COSTS OFF)
+SELECT count(*) FROM fact_remote f
+WHERE bloom_contains((SELECT f FROM key_filters WHERE name = 'selected'), f.k);
+SELECT count(*) FROM fact_remote f
+WHERE bloom_contains((SELECT f FROM key_filters WHERE name = 'selected'), f.k);
+-- without the extensions option the condition is evaluated locally
+ALTER SERVER loopback OPTIONS (DROP extensions);
+EXPLAIN (VERBOSE, COSTS OFF)
+SELECT id FROM fact_remote f
+WHERE bloom_contains((SELECT bloom_agg(k) FROM dim WHERE selected), f.k);
