@@ -15,6 +15,7 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--rows", type=int, default=10_000_000)
 parser.add_argument("--repeat", type=int, default=3)
 parser.add_argument("--extension", default="build/bloomfilter")
+parser.add_argument("--only", choices=["agg", "probe", "join"], help="run one section")
 args = parser.parse_args()
 N = args.rows
 
@@ -84,58 +85,65 @@ def measure(group, label, sql, *params, baseline=None, goal=None, repeat=None):
 
 print()
 print("%-44s %12s %8s %7s" % ("statement", "time", "ratio", "goal"))
-print("-- aggregation (ratio to sum() of the same column)")
-measure("agg", "sum(z)          [baseline, 1k distinct]", "SELECT sum(z) FROM t")
-measure("agg", "bloom_agg(z)    1k distinct, 1.2 KiB", "SELECT length(bloom_agg(z)) FROM t",
-        baseline="sum(z)          [baseline, 1k distinct]", goal=1.3)
-measure("agg", "sum(y)          [baseline, 100k distinct]", "SELECT sum(y) FROM t")
-measure("agg", "bloom_agg(y)    100k distinct, 117 KiB", "SELECT length(bloom_agg(y)) FROM t",
-        baseline="sum(y)          [baseline, 100k distinct]", goal=1.3)
-measure("agg", "sum(x)          [baseline, all distinct]", "SELECT sum(x) FROM t")
-measure("agg", "bloom_agg(x)    all distinct", "SELECT length(bloom_agg(x)) FROM t",
-        baseline="sum(x)          [baseline, all distinct]", goal=2.5)
-measure("agg", "bloom_agg(x, %d, 0.01) fixed size" % N, "SELECT length(bloom_agg(x, %d, 0.01)) FROM t" % N,
-        baseline="sum(x)          [baseline, all distinct]")
+def section(name):
+    return args.only in (None, name)
 
-print("-- probing every row (ratio to the abs() scan)")
-base_probe = "count(*) WHERE abs(x) >= 0   [baseline]"
-measure("probe", base_probe, "SELECT count(*) FROM t WHERE abs(x) >= 0")
-for n, f in probe.items():
-    measure("probe", "bloom_contains(?1, x), %s values bound" % format(n, ","),
-            "SELECT count(*) FROM t WHERE bloom_contains(?1, x)", f,
-            baseline=base_probe, goal=1.5 if n == 100_000 else None)
 
-print("-- the Bloom join: fact t against the 100k keys of small")
-base_join = "x IN (SELECT k FROM small)      [baseline]"
-_, exact = measure("join", base_join, "SELECT count(*) FROM t WHERE x IN (SELECT k FROM small)")
-recipe = ("SELECT count(*) FROM t WHERE bloom_contains((SELECT bloom_ref(b) FROM filters "
-          "WHERE name = 'small'), x) AND x IN (SELECT k FROM small)")
-_, got = measure("join", "recipe: bloom_ref prefilter + IN, exact", recipe, baseline=base_join)
-assert got == exact, (got, exact)
-measure("join", "bloom_ref prefilter only (approximate)",
-        "SELECT count(*) FROM t WHERE bloom_contains((SELECT bloom_ref(b) FROM filters "
-        "WHERE name = 'small'), x)", baseline=base_join)
-measure("join", "filter bound as ?1 (two statements)",
-        "SELECT count(*) FROM t WHERE bloom_contains(?1, x) AND x IN (SELECT k FROM small)",
-        one("SELECT b FROM filters WHERE name = 'small'"), baseline=base_join)
+if section("agg"):
+    print("-- aggregation (ratio to sum() of the same column)")
+    measure("agg", "sum(z)          [baseline, 1k distinct]", "SELECT sum(z) FROM t")
+    measure("agg", "bloom_agg(z)    1k distinct, 1.2 KiB", "SELECT length(bloom_agg(z)) FROM t",
+            baseline="sum(z)          [baseline, 1k distinct]", goal=1.3)
+    measure("agg", "sum(y)          [baseline, 100k distinct]", "SELECT sum(y) FROM t")
+    measure("agg", "bloom_agg(y)    100k distinct, 117 KiB", "SELECT length(bloom_agg(y)) FROM t",
+            baseline="sum(y)          [baseline, 100k distinct]", goal=1.3)
+    measure("agg", "sum(x)          [baseline, all distinct]", "SELECT sum(x) FROM t")
+    measure("agg", "bloom_agg(x)    all distinct", "SELECT length(bloom_agg(x)) FROM t",
+            baseline="sum(x)          [baseline, all distinct]", goal=2.5)
+    measure("agg", "bloom_agg(x, %d, 0.01) fixed size" % N, "SELECT length(bloom_agg(x, %d, 0.01)) FROM t" % N,
+            baseline="sum(x)          [baseline, all distinct]")
 
-# The forms that copy the blob on every row are too slow for the whole
-# table: measured on a slice, per row, against bloom_ref on the same slice.
-slice_rows = min(N, 100_000)
-print("-- forms that copy the stored filter per row (first %d rows, per-row cost)" % slice_rows)
-forms = [
-    ("bloom_ref(b) in a scalar subquery [recipe]",
-     "bloom_contains((SELECT bloom_ref(b) FROM filters WHERE name = 'small'), x)", ""),
-    ("b in a scalar subquery",
-     "bloom_contains((SELECT b FROM filters WHERE name = 'small'), x)", ""),
-    ("join against the one-row filters table", "bloom_contains(f.b, x)", ", filters f"),
-    ("MATERIALIZED CTE, joined", "bloom_contains(c.b, x)", ", c"),
-]
-for label, predicate, extra in forms:
-    with_cte = "WITH c AS MATERIALIZED (SELECT b FROM filters WHERE name = 'small') " if ", c" in extra else ""
-    sql = "%sSELECT count(*) FROM t%s WHERE t.rowid <= %d AND %s" % (with_cte, extra, slice_rows, predicate)
-    seconds, _ = timed(sql, repeat=1)
-    print("%-44s %9.3f us/row" % (label, seconds / slice_rows * 1e6), flush=True)
+if section("probe"):
+    print("-- probing every row (ratio to the abs() scan)")
+    base_probe = "count(*) WHERE abs(x) >= 0   [baseline]"
+    measure("probe", base_probe, "SELECT count(*) FROM t WHERE abs(x) >= 0")
+    for n, f in probe.items():
+        measure("probe", "bloom_contains(?1, x), %s values bound" % format(n, ","),
+                "SELECT count(*) FROM t WHERE bloom_contains(?1, x)", f,
+                baseline=base_probe, goal=1.5 if n == 100_000 else None)
+
+if section("join"):
+    print("-- the Bloom join: fact t against the 100k keys of small")
+    base_join = "x IN (SELECT k FROM small)      [baseline]"
+    _, exact = measure("join", base_join, "SELECT count(*) FROM t WHERE x IN (SELECT k FROM small)")
+    recipe = ("SELECT count(*) FROM t WHERE bloom_contains((SELECT bloom_ref(b) FROM filters "
+              "WHERE name = 'small'), x) AND x IN (SELECT k FROM small)")
+    _, got = measure("join", "recipe: bloom_ref prefilter + IN, exact", recipe, baseline=base_join)
+    assert got == exact, (got, exact)
+    measure("join", "bloom_ref prefilter only (approximate)",
+            "SELECT count(*) FROM t WHERE bloom_contains((SELECT bloom_ref(b) FROM filters "
+            "WHERE name = 'small'), x)", baseline=base_join)
+    measure("join", "filter bound as ?1 (two statements)",
+            "SELECT count(*) FROM t WHERE bloom_contains(?1, x) AND x IN (SELECT k FROM small)",
+            one("SELECT b FROM filters WHERE name = 'small'"), baseline=base_join)
+
+    # The forms that copy the blob on every row are too slow for the whole
+    # table: measured on a slice, per row, against bloom_ref on the same slice.
+    slice_rows = min(N, 100_000)
+    print("-- forms that copy the stored filter per row (first %d rows, per-row cost)" % slice_rows)
+    forms = [
+        ("bloom_ref(b) in a scalar subquery [recipe]",
+         "bloom_contains((SELECT bloom_ref(b) FROM filters WHERE name = 'small'), x)", ""),
+        ("b in a scalar subquery",
+         "bloom_contains((SELECT b FROM filters WHERE name = 'small'), x)", ""),
+        ("join against the one-row filters table", "bloom_contains(f.b, x)", ", filters f"),
+        ("MATERIALIZED CTE, joined", "bloom_contains(c.b, x)", ", c"),
+    ]
+    for label, predicate, extra in forms:
+        with_cte = "WITH c AS MATERIALIZED (SELECT b FROM filters WHERE name = 'small') " if ", c" in extra else ""
+        sql = "%sSELECT count(*) FROM t%s WHERE t.rowid <= %d AND %s" % (with_cte, extra, slice_rows, predicate)
+        seconds, _ = timed(sql, repeat=1)
+        print("%-44s %9.3f us/row" % (label, seconds / slice_rows * 1e6), flush=True)
 
 missed = [r for r in rows if r[5] is not None and r[4] is not None and
           r[2] / next(b for b in rows if b[1] == r[4])[2] > r[5]]
