@@ -165,7 +165,7 @@ writable_state(FunctionCallInfo fcinfo, bloom_filter *f)
 
 	if (agg_context(fcinfo) != NULL && !VARATT_IS_EXTENDED(p))
 	{
-		bloom_parse_stored(VARDATA(p), VARSIZE(p) - VARHDRSZ, f);
+		bloom_parse_cached(&bloom_call_cache(fcinfo)->args[0], VARDATA(p), VARSIZE(p) - VARHDRSZ, f);
 		return p;
 	}
 	return bloom_copy_arg(fcinfo, 0, f);

@@ -76,6 +76,11 @@ typedef struct BloomArgCache
 	struct varlena *raw;		/* copy of an inline compressed datum */
 	struct varlena *flat;		/* detoasted value, in fn_mcxt */
 	bloom_filter view;			/* parsed view of flat */
+	/* the last plain (in-memory, uncompressed) value parsed here */
+	const uint8 *plain_data;
+	Size		plain_len;
+	uint8		plain_header[BLOOM_HEADER_SIZE];
+	bloom_filter plain_view;
 } BloomArgCache;
 
 /* Validate the payload of a bloom datum; errors as DATA_CORRUPTED. */
@@ -87,6 +92,14 @@ extern void bloom_parse_stored(const void *data, Size len, bloom_filter *out);
  */
 extern void bloom_read_arg(FunctionCallInfo fcinfo, int argno, BloomArgCache *cache,
 						   bloom_filter *out);
+
+/*
+ * Parse the payload of a plain in-memory value, skipping the work when it is
+ * the value parsed last time at the same address with the same header (a
+ * view depends only on the address, the length and the header).
+ */
+extern void bloom_parse_cached(BloomArgCache *cache, const void *data, Size len,
+							   bloom_filter *out);
 
 /* A writable copy of argument argno, palloc'd in CurrentMemoryContext. */
 extern struct varlena *bloom_copy_arg(FunctionCallInfo fcinfo, int argno, bloom_filter *out);
@@ -129,6 +142,9 @@ typedef struct BloomHasher
 /* Set up a hasher for the type of argument argno, in fn_mcxt. */
 extern void bloom_hasher_init(BloomHasher *h, FunctionCallInfo fcinfo, int argno);
 extern uint64 bloom_hash_datum(BloomHasher *h, Datum value, uint64 seed);
+
+/* Enable the inline int64 hash if it agrees with the core (module load). */
+extern void bloom_hash_selfcheck(void);
 
 /*
  * Everything a call site caches in fn_extra: up to two filter arguments

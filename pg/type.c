@@ -207,7 +207,27 @@ bloom_read_arg(FunctionCallInfo fcinfo, int argno, BloomArgCache *cache, bloom_f
 	}
 
 	p = pg_detoast_datum_packed(p);
-	bloom_parse_stored(VARDATA_ANY(p), VARSIZE_ANY_EXHDR(p), out);
+	if (cache != NULL && !VARATT_IS_EXTENDED(p))
+		bloom_parse_cached(cache, VARDATA(p), VARSIZE(p) - VARHDRSZ, out);
+	else
+		bloom_parse_stored(VARDATA_ANY(p), VARSIZE_ANY_EXHDR(p), out);
+}
+
+void
+bloom_parse_cached(BloomArgCache *cache, const void *data, Size len, bloom_filter *out)
+{
+	if (cache->plain_data == data && cache->plain_len == len && len >= BLOOM_HEADER_SIZE &&
+		memcmp(cache->plain_header, data, BLOOM_HEADER_SIZE) == 0)
+	{
+		*out = cache->plain_view;
+		return;
+	}
+	cache->plain_data = NULL;
+	bloom_parse_stored(data, len, out);
+	memcpy(cache->plain_header, data, BLOOM_HEADER_SIZE);
+	cache->plain_len = len;
+	cache->plain_view = *out;
+	cache->plain_data = data;
 }
 
 struct varlena *

@@ -17,6 +17,13 @@ SELECT bloom_hash(5::int2) = bloom_hash(5::int8) AS int2,
 SELECT bloom_hash((-9223372036854775808)::int8) = bloom_hash((-9223372036854775808)::numeric) AS int8_min,
        bloom_hash(9223372036854775807::int8) = bloom_hash(9223372036854775807::numeric) AS int8_max,
        bloom_hash(-0.0::float8) = bloom_hash(0::int8) AS negative_zero;
+-- the extension's inline int64 hash agrees with the core's (numeric goes
+-- through the core) over many values and seeds
+SELECT count(*) AS compared,
+       count(*) FILTER (WHERE bloom_hash(v, s) <> bloom_hash(v::numeric, s)) AS int8_vs_core,
+       count(*) FILTER (WHERE bloom_hash(v::int4, s) <> bloom_hash(v::numeric, s)) AS int4_vs_core
+FROM (SELECT (g * 2654435761) % 2147483647 - 1073741823 AS v FROM generate_series(1, 2000) g) vals,
+     (VALUES (0::int8), (1), (-1), (1234567890123)) seeds(s);
 -- fractions: float4 widened; numeric to the nearest float8
 SELECT bloom_hash(0.5::float4) = bloom_hash(0.5::float8) AS float4_half,
        bloom_hash(0.1::float4) = bloom_hash(0.1::float8) AS float4_tenth_differs,

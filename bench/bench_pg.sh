@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# PostgreSQL benchmarks (make bench-pg): run inside pg_virtualenv, which sets
+# PGHOST/PGPORT/PGUSER/PGPASSWORD.  Every figure is the median of 3 runs in
+# one backend with max_parallel_workers_per_gather = 0, next to a built-in
+# baseline of the same shape measured in the same run.
+#
+#   bloom_agg(x) (int8)             vs sum(x), beside hll_add_agg(hll_hash_bigint(x))
+#                                      100k distinct (result < 1 MiB) and 10M distinct
+#   count(*) WHERE bloom_contains(f, x), f read from a table (TOASTed),
+#                                   vs count(*) WHERE hashint8(x) <> 0
+#                                      100k-, 1M- and 10M-element filters
+#   Bloom join recipe               vs the plain hash semi-join
+#                                      10M-row fact table, 1%-selective dimension
+set -eu
+ROWS=${BENCH_ROWS:-10000000}
+RUNS=${BENCH_RUNS:-3}
+psql() { command psql -X -q -v ON_ERROR_STOP=1 "$@"; }
+
+psql <<SQL
+CREATE EXTENSION IF NOT EXISTS bloomfilter;
+CREATE EXTENSION IF NOT EXISTS hll;
+DROP TABLE IF EXISTS t, filters, fact, dim;
+-- x: 100k distinct values; y: every row distinct
+CREATE TABLE t AS SELECT (g % 100000)::int8 AS x, g::int8 AS y FROM generate_series(1, $ROWS) g;
+CREATE TABLE filters (n int8 PRIMARY KEY, f bloom);
+INSERT INTO filters SELECT 100000, bloom_agg(g::int8) FROM generate_series(1, 100000) g;
+INSERT INTO filters SELECT 1000000, bloom_agg(g::int8) FROM generate_series(1, 1000000) g;
+INSERT INTO filters SELECT 10000000, bloom_agg(g::int8) FROM generate_series(1, 10000000) g;
+-- Bloom join: fact keys over 1M dimension rows, 1% of them selected
+CREATE TABLE dim AS SELECT g::int8 AS k, g % 100 = 0 AS selected, 'name ' || g AS name FROM generate_series(0, 999999) g;
+CREATE TABLE fact AS SELECT g::int8 AS id, (hashint8(g) & 1048575) % 1000000 AS k, g % 1000 AS amount FROM generate_series(1, $ROWS) g;
+VACUUM ANALYZE t, filters, dim, fact;
+
+CREATE OR REPLACE FUNCTION bench_median(query text, runs int) RETURNS float8 LANGUAGE plpgsql AS \$\$
+DECLARE
+    times float8[] := '{}';
+    started timestamptz;
+    ignored text;
+BEGIN
+    FOR i IN 1..runs LOOP
+        started := clock_timestamp();
+        EXECUTE query INTO ignored;
+        times := times || extract(epoch FROM clock_timestamp() - started) * 1000;
+    END LOOP;
+    RETURN (SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY x) FROM unnest(times) x);
+END \$\$;
+SQL
+
+psql -A -F ' | ' <<SQL
+SET max_parallel_workers_per_gather = 0;
+SET work_mem = '256MB';
+CREATE TEMP TABLE results (ord serial, name text, ms float8, baseline text);
+-- warm the cache
+SELECT count(*) FROM t \g /dev/null
+SELECT count(*) FROM fact \g /dev/null
+INSERT INTO results (name, ms, baseline) VALUES
+  ('sum(x), 100k distinct', bench_median('SELECT sum(x) FROM t', $RUNS), NULL),
+  ('bloom_agg(x), 100k distinct', bench_median('SELECT bloom_agg(x) FROM t', $RUNS), 'sum(x), 100k distinct'),
+  ('hll_add_agg(hll_hash_bigint(x)), 100k distinct', bench_median('SELECT hll_add_agg(hll_hash_bigint(x)) FROM t', $RUNS), 'sum(x), 100k distinct'),
+  ('bloom_agg(x, 100000, 0.01), 100k distinct', bench_median('SELECT bloom_agg(x, 100000, 0.01) FROM t', $RUNS), 'sum(x), 100k distinct'),
+  ('sum(y), 10M distinct', bench_median('SELECT sum(y) FROM t', $RUNS), NULL),
+  ('bloom_agg(y), 10M distinct', bench_median('SELECT bloom_agg(y) FROM t', $RUNS), 'sum(y), 10M distinct'),
+  ('hll_add_agg(hll_hash_bigint(y)), 10M distinct', bench_median('SELECT hll_add_agg(hll_hash_bigint(y)) FROM t', $RUNS), 'sum(y), 10M distinct'),
+  ('count(*) WHERE hashint8(x) <> 0', bench_median('SELECT count(*) FROM t WHERE hashint8(x) <> 0', $RUNS), NULL),
+  ('count(*) WHERE bloom_contains(f, x), f 100k', bench_median('SELECT count(*) FROM t WHERE bloom_contains((SELECT f FROM filters WHERE n = 100000), x)', $RUNS), 'count(*) WHERE hashint8(x) <> 0'),
+  ('count(*) WHERE bloom_contains(f, x), f 1M', bench_median('SELECT count(*) FROM t WHERE bloom_contains((SELECT f FROM filters WHERE n = 1000000), y)', $RUNS), 'count(*) WHERE hashint8(x) <> 0'),
+  ('count(*) WHERE bloom_contains(f, x), f 10M', bench_median('SELECT count(*) FROM t WHERE bloom_contains((SELECT f FROM filters WHERE n = 10000000), y)', $RUNS), 'count(*) WHERE hashint8(x) <> 0'),
+  ('hash semi-join (fact 10M, dim 1%)', bench_median('SELECT count(*), sum(amount) FROM fact f WHERE f.k IN (SELECT k FROM dim WHERE selected)', $RUNS), NULL),
+  ('Bloom join recipe (fact 10M, dim 1%)', bench_median('SELECT count(*), sum(amount) FROM fact f WHERE bloom_contains((SELECT bloom_agg(k) FROM dim WHERE selected), f.k) AND f.k IN (SELECT k FROM dim WHERE selected)', $RUNS), 'hash semi-join (fact 10M, dim 1%)');
+SELECT r.name AS "query", round(r.ms::numeric, 1) AS "median ms",
+       CASE WHEN b.ms IS NULL THEN 'baseline' ELSE round((r.ms / b.ms)::numeric, 2) || 'x ' || b.name END AS "ratio"
+FROM results r LEFT JOIN results b ON b.name = r.baseline ORDER BY r.ord;
+SELECT 'filter sizes: ' || string_agg(n || ' -> ' || pg_size_pretty(octet_length(f::bytea)::bigint), ', ' ORDER BY n) FROM filters;
+SELECT 'bloom_agg(x) 100k result: ' || pg_size_pretty(octet_length(bloom_agg(x)::bytea)::bigint) FROM t;
+SQL
