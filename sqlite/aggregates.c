@@ -9,6 +9,7 @@
  * non-NULL input returns NULL, like sum().
  */
 #include "common.h"
+#include "distinct.h"
 
 #include <string.h>
 
@@ -16,146 +17,49 @@
 
 #define AGG_FPR 0.01
 
-/*
- * Repeated values are common in the columns people aggregate, and the
- * builder's cost is sorting whatever it is given.  So a group first
- * collects its distinct hashes in an open-addressing set, which drops a
- * repeat for one probe of a table that stays in cache; the builder gets
- * each distinct hash once, at the end.  A group with more distinct values
- * than SET_MAX hands its set to the builder and feeds it directly from then
- * on: a set that large would miss the cache on every row, while the
- * builder appends sequentially.  Either way the result is the builder's,
- * which depends only on the set of hashes.
- */
-enum { SET_INITIAL_SLOTS = 16, SET_MAX = 1 << 18 };
-
+/* The distinct hashes are collected by distinct.c, which hands them to the
+ * core's builder at the end: the builder's rules size the filter. */
 typedef struct agg_build {
-    uint64_t *set;  /* slots; 0 marks an empty slot */
-    uint64_t mask;  /* slots - 1 */
-    uint64_t count; /* distinct non-zero hashes in the set */
-    int has_zero;   /* hash 0 was seen (it cannot live in the set) */
-    bloom_builder *builder; /* non-NULL once the set was handed over */
+    bf_distinct distinct;
 } agg_build;
-
-/* Insert into a table known to have room; hashes are uniform, so their low
- * bits are a good slot. */
-static void set_put(uint64_t *set, uint64_t mask, uint64_t hash)
-{
-    uint64_t i = hash & mask;
-    while (set[i] != 0 && set[i] != hash)
-        i = (i + 1) & mask;
-    set[i] = hash;
-}
-
-static bloom_status set_grow(agg_build *st, bloom_error *err)
-{
-    uint64_t slots = st->set ? (st->mask + 1) * 2 : SET_INITIAL_SLOTS;
-    uint64_t *grown = sqlite3_malloc64(slots * sizeof *grown);
-    if (grown == NULL) {
-        err->status = BLOOM_E_NOMEM;
-        return BLOOM_E_NOMEM;
-    }
-    memset(grown, 0, slots * sizeof *grown);
-    if (st->set != NULL)
-        for (uint64_t i = 0; i <= st->mask; i++)
-            if (st->set[i] != 0)
-                set_put(grown, slots - 1, st->set[i]);
-    sqlite3_free(st->set);
-    st->set = grown;
-    st->mask = slots - 1;
-    return BLOOM_OK;
-}
-
-/* Move every hash of the set into a new builder, and free the set. */
-static bloom_status hand_over(agg_build *st, bloom_error *err)
-{
-    bloom_status rc = bloom_builder_create(&bf_sqlite_allocator, BLOOM_LAYOUT_CLASSIC, AGG_FPR, 0,
-                                           &st->builder, err);
-    if (rc == BLOOM_OK && st->has_zero)
-        rc = bloom_builder_add_hash(st->builder, 0, err);
-    for (uint64_t i = 0; rc == BLOOM_OK && st->set && i <= st->mask; i++)
-        if (st->set[i] != 0)
-            rc = bloom_builder_add_hash(st->builder, st->set[i], err);
-    sqlite3_free(st->set);
-    st->set = NULL;
-    return rc;
-}
-
-static bloom_status agg_add(agg_build *st, uint64_t hash, bloom_error *err)
-{
-    if (st->builder != NULL)
-        return bloom_builder_add_hash(st->builder, hash, err);
-    if (hash == 0) {
-        st->has_zero = 1;
-        return BLOOM_OK;
-    }
-    if (st->set == NULL && set_grow(st, err) != BLOOM_OK)
-        return err->status;
-    uint64_t i = hash & st->mask;
-    for (;;) {
-        if (st->set[i] == hash)
-            return BLOOM_OK;
-        if (st->set[i] == 0)
-            break;
-        i = (i + 1) & st->mask;
-    }
-    st->set[i] = hash;
-    st->count++;
-    if (st->count >= SET_MAX)
-        return hand_over(st, err);
-    if (st->count * 2 > st->mask + 1) /* keep probes short: load <= 1/2 */
-        return set_grow(st, err);
-    return BLOOM_OK;
-}
 
 void bf_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
-    static const char fn[] = "bloom_agg";
     (void)argc;
     uint64_t hash;
     int rc = bf_hash_value(ctx, argv[0], 0, &hash);
     if (rc != BF_OK)
         return;
     agg_build *st = sqlite3_aggregate_context(ctx, sizeof *st);
-    if (st == NULL) {
+    if (st == NULL || bf_distinct_add(&st->distinct, hash) != SQLITE_OK)
         sqlite3_result_error_nomem(ctx);
-        return;
-    }
-    bloom_error err;
-    if (agg_add(st, hash, &err) != BLOOM_OK)
-        bf_core_error(ctx, fn, &err);
 }
 
 void bf_agg_final(sqlite3_context *ctx)
 {
     static const char fn[] = "bloom_agg";
     agg_build *st = sqlite3_aggregate_context(ctx, 0);
-    if (st == NULL)
-        return; /* no row at all */
+    if (st == NULL || bf_distinct_empty(&st->distinct)) {
+        if (st != NULL)
+            bf_distinct_free(&st->distinct);
+        return; /* no rows, or only NULLs */
+    }
+    bloom_builder *b = NULL;
     bloom_error err;
-    bloom_status rc = BLOOM_OK;
-    if (st->builder == NULL && (st->count > 0 || st->has_zero))
-        rc = hand_over(st, &err);
-    sqlite3_free(st->set); /* still there if hand_over was not called */
-    st->set = NULL;
-    bloom_builder *b = st->builder;
-    st->builder = NULL;
-    if (rc != BLOOM_OK) {
+    size_t size;
+    bloom_filter f;
+    if (bf_distinct_to_builder(&st->distinct, BLOOM_LAYOUT_CLASSIC, AGG_FPR, 0, &b, &err) !=
+            BLOOM_OK ||
+        bloom_builder_result_size(b, &size, &err) != BLOOM_OK) {
         bf_core_error(ctx, fn, &err);
-    } else if (b != NULL) { /* NULL: only NULLs, or no rows */
-        size_t size;
-        bloom_filter f;
-        if (bloom_builder_result_size(b, &size, &err) != BLOOM_OK) {
-            bf_core_error(ctx, fn, &err);
-        } else {
-            uint8_t *buf = bf_alloc_result(ctx, fn, size);
-            if (buf != NULL) {
-                if (bloom_builder_finish(b, buf, size, &f, &err) == BLOOM_OK) {
-                    sqlite3_result_blob64(ctx, buf, size, sqlite3_free);
-                } else {
-                    sqlite3_free(buf);
-                    bf_core_error(ctx, fn, &err);
-                }
+    } else {
+        uint8_t *buf = bf_alloc_result(ctx, fn, size);
+        if (buf != NULL) {
+            if (bloom_builder_finish(b, buf, size, &f, &err) == BLOOM_OK) {
+                sqlite3_result_blob64(ctx, buf, size, sqlite3_free);
+            } else {
+                sqlite3_free(buf);
+                bf_core_error(ctx, fn, &err);
             }
         }
     }

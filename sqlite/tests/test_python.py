@@ -158,6 +158,16 @@ class Extension(unittest.TestCase):
             f = self.one("SELECT bloom_add(?, ?)", f, v)
         self.assertEqual(bytes(f), model_filter(["x", 7, b"\x01"], 50, 0.05, -3))
 
+    def test_self_sizing_matches_model(self):
+        # 300000 distinct values: past the extension's hash set (2^18), and
+        # above the builder's 65536, where the size is the formula's for n.
+        n = 300000
+        self.db.execute("CREATE TABLE big AS WITH RECURSIVE s(v) AS (SELECT 1 UNION ALL "
+                        "SELECT v + 1 FROM s WHERE v < %d) SELECT (v * 7919) %% %d AS x FROM s"
+                        % (2 * n, n))
+        got = bytes(self.one("SELECT bloom_agg(x) FROM big"))
+        self.assertEqual(got, model_filter(range(n), n, 0.01))
+
     def test_bound_filter_counts(self):
         self.db.execute("CREATE TABLE t AS WITH RECURSIVE s(v) AS (SELECT 1 UNION ALL "
                         "SELECT v + 1 FROM s WHERE v < 20000) SELECT v AS x FROM s")

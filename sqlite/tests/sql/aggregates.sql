@@ -24,6 +24,13 @@ SELECT json_extract(bloom_info(b), '$.nbits') AS nbits, json_extract(bloom_info(
        (SELECT bloom_agg(v % 70000 + 1) FROM s WHERE v <= 210000) = b AS repeats FROM a70k;
 SELECT sum(bloom_contains(b, v)) AS members_found FROM a70k, s WHERE v <= 70000;
 SELECT sum(bloom_contains(b, v)) AS false_positives, count(*) AS probes FROM a70k, s WHERE v > 100000;
+-- Past 2^18 distinct values a group's hashes go to sorted buckets instead
+-- of a hash set (sqlite/distinct.c): still the same filter whatever the
+-- order and the repeats (here 300000 values, shuffled by a multiplier, and
+-- each of them twice).
+WITH RECURSIVE r(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM r WHERE i < 599999)
+SELECT (SELECT bloom_agg(i % 300000) FROM r) = (SELECT bloom_agg((i * 7919) % 300000) FROM r WHERE i < 300000) AS spilled_same,
+       json_extract((SELECT bloom_info(bloom_agg(i % 300000)) FROM r), '$.nbits') AS nbits;
 -- Distinct members of mixed types: 1 and 1.0 are one, '1' another.
 SELECT (SELECT bloom_agg(x) FROM (SELECT 1 AS x UNION ALL SELECT 1.0 UNION ALL SELECT '1'))
        = (SELECT bloom_agg(x) FROM (SELECT 1 AS x UNION ALL SELECT '1')) AS two_members,
