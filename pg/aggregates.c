@@ -58,6 +58,20 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 			PG_RETURN_NULL();
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
+	/* per row: our own state, the hasher ready: hash and append, nothing else */
+	if (likely(aggctx != NULL && !PG_ARGISNULL(0) && fcinfo->flinfo->fn_extra != NULL))
+	{
+		b = bloom_builder_agg_state(PG_GETARG_DATUM(0), aggctx);
+		cache = (BloomCallCache *) fcinfo->flinfo->fn_extra;
+		if (likely(b != NULL && cache->hasher_ready))
+		{
+			if (unlikely(bloom_builder_add_hash(b, bloom_hash_value(&cache->hasher, PG_GETARG_DATUM(1),
+																	  bloom_builder_seed(b)),
+												&err) != BLOOM_OK))
+				bloom_raise(&err, BLOOM_SOURCE_STORED, "bloom_agg state");
+			PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+		}
+	}
 	if (PG_ARGISNULL(0))
 		state = bloom_builder_new_datum(parent, bloomfilter_default_layout,
 										bloomfilter_default_fpr, 0, &b);
@@ -78,7 +92,7 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 	}
 
 	cache = bloom_call_cache(fcinfo);
-	bloom_builder_datum_add(state, bloom_hash_datum(bloom_call_hasher(fcinfo, cache, 1),
+	bloom_builder_datum_add(state, bloom_hash_value(bloom_call_hasher(fcinfo, cache, 1),
 													PG_GETARG_DATUM(1), bloom_builder_seed(b)));
 	PG_RETURN_DATUM(state);
 }
@@ -223,7 +237,7 @@ bloom_agg_fixed_trans(PG_FUNCTION_ARGS)
 							   f.nbits, f.nhashes, cache->capacity, cache->fpr,
 							   cache->nbits, cache->nhashes)));
 	}
-	bloom_add_hash(&f, bloom_hash_datum(bloom_call_hasher(fcinfo, cache, 1),
+	bloom_add_hash(&f, bloom_hash_value(bloom_call_hasher(fcinfo, cache, 1),
 										PG_GETARG_DATUM(1), f.seed));
 	PG_RETURN_POINTER(state);
 }

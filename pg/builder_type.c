@@ -30,6 +30,20 @@ typedef struct BuilderObject
 	bool		primed;			/* known to hold at least one hash */
 } BuilderObject;
 
+bloom_builder *
+bloom_builder_agg_state(Datum d, MemoryContext aggctx)
+{
+	struct varlena *p = (struct varlena *) DatumGetPointer(d);
+	BuilderObject *obj;
+
+	if (!VARATT_IS_EXTERNAL_EXPANDED_RW(p))
+		return NULL;
+	obj = (BuilderObject *) DatumGetEOHP(d);
+	if (!obj->primed || obj->hdr.eoh_context->parent != aggctx)
+		return NULL;
+	return obj->builder;
+}
+
 static Size
 builder_get_flat_size(ExpandedObjectHeader *eohptr)
 {

@@ -95,7 +95,7 @@ bloom_add(PG_FUNCTION_ARGS)
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	cache = bloom_call_cache(fcinfo);
 	result = bloom_copy_arg(fcinfo, 0, &f);
-	bloom_add_hash(&f, bloom_hash_datum(bloom_call_hasher(fcinfo, cache, 1),
+	bloom_add_hash(&f, bloom_hash_value(bloom_call_hasher(fcinfo, cache, 1),
 										PG_GETARG_DATUM(1), f.seed));
 	PG_RETURN_POINTER(result);
 }
@@ -107,7 +107,7 @@ contains(FunctionCallInfo fcinfo, int filter_arg, int value_arg)
 	bloom_filter f;
 
 	bloom_read_arg(fcinfo, filter_arg, &cache->args[0], &f);
-	return bloom_contains_hash(&f, bloom_hash_datum(bloom_call_hasher(fcinfo, cache, value_arg),
+	return bloom_contains_hash(&f, bloom_hash_value(bloom_call_hasher(fcinfo, cache, value_arg),
 													PG_GETARG_DATUM(value_arg), f.seed));
 }
 

@@ -37,42 +37,12 @@ PG_FUNCTION_INFO_V1(bloom_hash);
  * compares both at load time and falls back to the core on any difference,
  * and the regression tests compare them on a range of values.
  */
-#define XXH_PRIME64_1 UINT64CONST(0x9E3779B185EBCA87)
-#define XXH_PRIME64_2 UINT64CONST(0xC2B2AE3D27D4EB4F)
-#define XXH_PRIME64_3 UINT64CONST(0x165667B19E3779F9)
-#define XXH_PRIME64_4 UINT64CONST(0x85EBCA77C2B2AE63)
-#define XXH_PRIME64_5 UINT64CONST(0x27D4EB2F165667C5)
-
-static bool fast_int64_ok = false;
-
-static inline uint64
-rotl64(uint64 x, int r)
-{
-	return (x << r) | (x >> (64 - r));
-}
-
-static inline uint64
-xxh64_of_int64(int64 value, uint64 seed)
-{
-	uint64		h = seed + XXH_PRIME64_5 + 8;
-	uint64		k = rotl64((uint64) value * XXH_PRIME64_2, 31) * XXH_PRIME64_1;
-
-	h ^= k;
-	h = rotl64(h, 27) * XXH_PRIME64_1 + XXH_PRIME64_4;
-	h ^= h >> 33;
-	h *= XXH_PRIME64_2;
-	h ^= h >> 29;
-	h *= XXH_PRIME64_3;
-	h ^= h >> 32;
-	return h;
-}
+bool		bloom_fast_int64_ok = false;
 
 static inline uint64
 hash_int64(int64 value, uint64 seed)
 {
-	if (likely(fast_int64_ok))
-		return xxh64_of_int64(value, seed);
-	return bloom_hash_int64(value, seed);
+	return bloom_hash_int64_fast(value, seed);
 }
 
 void
@@ -84,9 +54,9 @@ bloom_hash_selfcheck(void)
 
 	for (size_t i = 0; i < lengthof(values); i++)
 		for (size_t j = 0; j < lengthof(seeds); j++)
-			if (xxh64_of_int64(values[i], seeds[j]) != bloom_hash_int64(values[i], seeds[j]))
+			if (bloom_xxh64_of_int64(values[i], seeds[j]) != bloom_hash_int64(values[i], seeds[j]))
 				ok = false;
-	fast_int64_ok = ok;
+	bloom_fast_int64_ok = ok;
 }
 
 void
