@@ -32,9 +32,10 @@ static inline __attribute__((always_inline)) void add_k(bloom_filter *f, uint64_
 
 /* In cache, no early exit: for absent values (most probes of a Bloom join)
  * the exit point is random and its mispredicted branch costs more than the
- * loads it saves.  Out of cache each load is a miss, and stopping at the
+ * loads it saves (in L3 too: 10^7 values, 11 MiB, 25 ns against 46).  Out
+ * of every cache each load is a miss to memory, and stopping at the
  * first clear bit (after two probes on average) saves the other misses. */
-enum { EARLY_EXIT_BYTES = 4 << 20 };
+enum { EARLY_EXIT_BYTES = 64 << 20 }; /* beyond any last-level cache here */
 
 static inline __attribute__((always_inline)) bool contains_k(const bloom_filter *f, uint64_t hash,
                                                              unsigned k)
