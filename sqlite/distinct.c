@@ -1,34 +1,33 @@
 /*
  * distinct.c - the distinct hashes of a bloom_agg(x) group, collected
- * cheaply, then handed to the core's builder as one serialized state
- * (docs/FORMAT.md, "The self-sizing builder, and its state"), so the
- * builder's sizing rules decide the filter and the bytes stay the core's.
+ * cheaply, for a filter sized by the rules of docs/FORMAT.md ("The
+ * self-sizing builder"): the core's builder decides the small groups, and
+ * the large ones follow its documented rule for n above 65,536 distinct
+ * values (the formula's size, one build).
  *
  * Feeding the builder row by row costs a sort of everything it is given:
  * 145 ns per row for 10^7 distinct values, about five times a sum() of the
  * column.  Here a group goes through two stages:
  *
  *  - up to SET_MAX distinct hashes, an open-addressing set: a repeat costs
- *    one probe of a table that stays in cache;
+ *    one probe of a table that stays in cache.  At the end its hashes go to
+ *    the builder as one serialized state (docs/FORMAT.md).
  *  - past that, 1024 buckets by the top 10 bits of the hash: a row is an
- *    append to one of them, and a full bucket is sorted and deduplicated in
- *    cache (LSD radix), growing only when that frees less than half.  At
- *    the end the buckets, each sorted, are already in ascending order: the
- *    state is sorted, so the builder has nothing left to sort.
+ *    append to one of them, and a full bucket drops its repeats through a
+ *    hash table that fits in cache, growing only when that frees less than
+ *    half.  At the end the buckets give the exact distinct count, then
+ *    their hashes go into the filter.
  */
 #include "distinct.h"
 
-#include <stdint.h>
-#include <stdio.h>
 #include <string.h>
 
 enum {
     SET_INITIAL_SLOTS = 16,
-    SET_MAX = 1 << 18,
+    SET_MAX = BF_DISTINCT_SET_MAX,
     BUCKET_BITS = 10,
     NBUCKETS = 1 << BUCKET_BITS,
     BUCKET_INITIAL = 64,
-    RADIX_PASSES = 7, /* 8-bit digits over bits 0..55: the top 10 are the bucket's */
     STATE_HEADER = 32
 };
 
@@ -75,72 +74,46 @@ static int scratch_reserve(bf_distinct *d, size_t n)
 {
     if (n <= d->scratch_cap)
         return SQLITE_OK;
-    size_t cap = d->scratch_cap ? d->scratch_cap : BUCKET_INITIAL;
-    while (cap < n)
-        cap *= 2;
-    /* The radix histograms live after the keys, not on a host thread's
-     * stack, which may be small. */
-    uint64_t *grown = alloc_bytes((uint64_t)cap * sizeof(uint64_t) +
-                                  RADIX_PASSES * 256 * sizeof(size_t));
+    uint64_t *grown = alloc_bytes((uint64_t)n * sizeof *grown);
     if (grown == NULL)
         return SQLITE_NOMEM;
     sqlite3_free(d->scratch);
     d->scratch = grown;
-    d->scratch_cap = cap;
+    d->scratch_cap = n;
     return SQLITE_OK;
 }
 
-static void insertion_sort(uint64_t *a, size_t n)
-{
-    for (size_t i = 1; i < n; i++) {
-        uint64_t v = a[i];
-        size_t j = i;
-        for (; j > 0 && a[j - 1] > v; j--)
-            a[j] = a[j - 1];
-        a[j] = v;
-    }
-}
-
-/* Sort b ascending and drop repeats. */
-static int bucket_compact(bf_distinct *d, struct bf_bucket *b)
+/* Drop the repeats of b, in place, keeping first occurrences. */
+static int bucket_dedup(bf_distinct *d, struct bf_bucket *b)
 {
     size_t n = b->len;
     if (n < 2)
         return SQLITE_OK;
-    if (n <= 32) {
-        insertion_sort(b->data, n);
-    } else {
-        if (scratch_reserve(d, n) != SQLITE_OK)
-            return SQLITE_NOMEM;
-        size_t *counts = (size_t *)(d->scratch + d->scratch_cap);
-        memset(counts, 0, RADIX_PASSES * 256 * sizeof *counts);
-        for (size_t i = 0; i < n; i++)
-            for (int p = 0; p < RADIX_PASSES; p++)
-                counts[p * 256 + ((b->data[i] >> (8 * p)) & 0xff)]++;
-        uint64_t *src = b->data, *dst = d->scratch;
-        for (int p = 0; p < RADIX_PASSES; p++) {
-            size_t *c = counts + p * 256;
-            if (c[(src[0] >> (8 * p)) & 0xff] == n)
-                continue; /* every key has this digit */
-            size_t sum = 0;
-            for (int v = 0; v < 256; v++) {
-                size_t here = c[v];
-                c[v] = sum;
-                sum += here;
-            }
-            for (size_t i = 0; i < n; i++)
-                dst[c[(src[i] >> (8 * p)) & 0xff]++] = src[i];
-            uint64_t *swap = src;
-            src = dst;
-            dst = swap;
+    size_t slots = 16;
+    while (slots < 2 * n)
+        slots *= 2;
+    if (scratch_reserve(d, slots) != SQLITE_OK)
+        return SQLITE_NOMEM;
+    uint64_t *table = d->scratch, mask = slots - 1;
+    memset(table, 0, slots * sizeof *table);
+    size_t u = 0;
+    int zero = 0; /* 0 marks an empty slot, so it is tracked apart */
+    for (size_t i = 0; i < n; i++) {
+        uint64_t h = b->data[i];
+        if (h == 0) {
+            if (!zero)
+                b->data[u++] = 0;
+            zero = 1;
+            continue;
         }
-        if (src != b->data)
-            memcpy(b->data, src, n * sizeof *src);
+        uint64_t j = h & mask;
+        while (table[j] != 0 && table[j] != h)
+            j = (j + 1) & mask;
+        if (table[j] == 0) {
+            table[j] = h;
+            b->data[u++] = h;
+        }
     }
-    size_t u = 1;
-    for (size_t i = 1; i < n; i++)
-        if (b->data[i] != b->data[u - 1])
-            b->data[u++] = b->data[i];
     b->len = u;
     return SQLITE_OK;
 }
@@ -149,7 +122,7 @@ static int bucket_add(bf_distinct *d, uint64_t hash)
 {
     struct bf_bucket *b = &d->buckets[hash >> (64 - BUCKET_BITS)];
     if (b->len == b->cap) {
-        if (bucket_compact(d, b) != SQLITE_OK)
+        if (bucket_dedup(d, b) != SQLITE_OK)
             return SQLITE_NOMEM;
         if (b->cap == 0 || b->len * 2 > b->cap) {
             size_t cap = b->cap ? b->cap * 2 : BUCKET_INITIAL;
@@ -218,27 +191,36 @@ static void put_le64(uint8_t *p, uint64_t v)
         p[i] = (uint8_t)(v >> (8 * i));
 }
 
+int bf_distinct_spilled(const bf_distinct *d)
+{
+    return d->buckets != NULL;
+}
+
+int bf_distinct_count(bf_distinct *d, uint64_t *n)
+{
+    *n = 0;
+    for (int i = 0; i < NBUCKETS; i++) {
+        if (bucket_dedup(d, &d->buckets[i]) != SQLITE_OK)
+            return SQLITE_NOMEM;
+        *n += d->buckets[i].len;
+    }
+    sqlite3_free(d->scratch);
+    d->scratch = NULL;
+    d->scratch_cap = 0;
+    return SQLITE_OK;
+}
+
+void bf_distinct_add_all(const bf_distinct *d, bloom_filter *f)
+{
+    for (int i = 0; i < NBUCKETS; i++)
+        bloom_add_hashes(f, d->buckets[i].data, d->buckets[i].len);
+}
+
 bloom_status bf_distinct_to_builder(bf_distinct *d, int layout, double fpr, uint64_t seed,
                                     bloom_builder **out, bloom_error *err)
 {
-    uint64_t n = 0;
-    int rc = SQLITE_OK;
-    if (d->buckets != NULL) {
-        for (int i = 0; rc == SQLITE_OK && i < NBUCKETS; i++) {
-            rc = bucket_compact(d, &d->buckets[i]);
-            n += d->buckets[i].len;
-        }
-    } else {
-        n = d->count + (d->has_zero ? 1 : 0);
-    }
-    if (rc == SQLITE_OK && n > (SIZE_MAX - STATE_HEADER) / 8) {
-        bf_distinct_free(d);
-        err->status = BLOOM_E_LIMIT;
-        snprintf(err->message, sizeof err->message,
-                 "%llu distinct values do not fit in memory here", (unsigned long long)n);
-        return BLOOM_E_LIMIT;
-    }
-    uint8_t *state = rc == SQLITE_OK ? alloc_bytes(STATE_HEADER + 8 * n) : NULL;
+    uint64_t n = d->count + (d->has_zero ? 1 : 0);
+    uint8_t *state = alloc_bytes(STATE_HEADER + 8 * n);
     if (state == NULL) {
         bf_distinct_free(d);
         err->status = BLOOM_E_NOMEM;
@@ -255,26 +237,15 @@ bloom_status bf_distinct_to_builder(bf_distinct *d, int layout, double fpr, uint
     put_le64(state + 16, fpr_bits);
     put_le64(state + 24, n);
     uint8_t *p = state + STATE_HEADER;
-    if (d->buckets != NULL) {
-        /* Bucket i holds the hashes whose top bits are i, each bucket sorted:
-         * in bucket order the whole is ascending. */
-        for (int i = 0; i < NBUCKETS; i++) {
-            for (size_t j = 0; j < d->buckets[i].len; j++, p += 8)
-                put_le64(p, d->buckets[i].data[j]);
-            sqlite3_free(d->buckets[i].data);
-            d->buckets[i].data = NULL;
-        }
-    } else {
-        if (d->has_zero) {
-            put_le64(p, 0);
+    if (d->has_zero) {
+        put_le64(p, 0);
+        p += 8;
+    }
+    for (uint64_t i = 0; d->set != NULL && i <= d->mask; i++)
+        if (d->set[i] != 0) {
+            put_le64(p, d->set[i]);
             p += 8;
         }
-        for (uint64_t i = 0; d->set != NULL && i <= d->mask; i++)
-            if (d->set[i] != 0) {
-                put_le64(p, d->set[i]);
-                p += 8;
-            }
-    }
     bf_distinct_free(d);
     bloom_status st = bloom_builder_deserialize(&bf_sqlite_allocator, state,
                                                 (size_t)(STATE_HEADER + 8 * n), out, err);
