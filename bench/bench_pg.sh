@@ -62,9 +62,10 @@ INSERT INTO results (name, ms, baseline) VALUES
   ('bloom_agg(y), 10M distinct', bench_median('SELECT bloom_agg(y) FROM t', $RUNS), 'sum(y), 10M distinct'),
   ('hll_add_agg(hll_hash_bigint(y)), 10M distinct', bench_median('SELECT hll_add_agg(hll_hash_bigint(y)) FROM t', $RUNS), 'sum(y), 10M distinct'),
   ('count(*) WHERE hashint8(x) <> 0', bench_median('SELECT count(*) FROM t WHERE hashint8(x) <> 0', $RUNS), NULL),
-  ('count(*) WHERE bloom_contains(f, x), f 100k', bench_median('SELECT count(*) FROM t WHERE bloom_contains((SELECT f FROM filters WHERE n = 100000), x)', $RUNS), 'count(*) WHERE hashint8(x) <> 0'),
-  ('count(*) WHERE bloom_contains(f, x), f 1M', bench_median('SELECT count(*) FROM t WHERE bloom_contains((SELECT f FROM filters WHERE n = 1000000), y)', $RUNS), 'count(*) WHERE hashint8(x) <> 0'),
-  ('count(*) WHERE bloom_contains(f, x), f 10M', bench_median('SELECT count(*) FROM t WHERE bloom_contains((SELECT f FROM filters WHERE n = 10000000), y)', $RUNS), 'count(*) WHERE hashint8(x) <> 0'),
+  ('count(*) WHERE bloom_contains(f, x), f 100k, all members', bench_median('SELECT count(*) FROM t WHERE bloom_contains((SELECT f FROM filters WHERE n = 100000), x)', $RUNS), 'count(*) WHERE hashint8(x) <> 0'),
+  ('count(*) WHERE bloom_contains(f, y), f 100k, 1% members', bench_median('SELECT count(*) FROM t WHERE bloom_contains((SELECT f FROM filters WHERE n = 100000), y)', $RUNS), 'count(*) WHERE hashint8(x) <> 0'),
+  ('count(*) WHERE bloom_contains(f, y), f 1M, 10% members', bench_median('SELECT count(*) FROM t WHERE bloom_contains((SELECT f FROM filters WHERE n = 1000000), y)', $RUNS), 'count(*) WHERE hashint8(x) <> 0'),
+  ('count(*) WHERE bloom_contains(f, y), f 10M, all members', bench_median('SELECT count(*) FROM t WHERE bloom_contains((SELECT f FROM filters WHERE n = 10000000), y)', $RUNS), 'count(*) WHERE hashint8(x) <> 0'),
   ('hash semi-join (fact 10M, dim 1%)', bench_median('SELECT count(*), sum(amount) FROM fact f WHERE f.k IN (SELECT k FROM dim WHERE selected)', $RUNS), NULL),
   ('Bloom join recipe (fact 10M, dim 1%)', bench_median('SELECT count(*), sum(amount) FROM fact f WHERE bloom_contains((SELECT bloom_agg(k) FROM dim WHERE selected), f.k) AND f.k IN (SELECT k FROM dim WHERE selected)', $RUNS), 'hash semi-join (fact 10M, dim 1%)');
 SELECT r.name AS "query", round(r.ms::numeric, 1) AS "median ms",

@@ -206,7 +206,7 @@ bloom_agg_fixed_trans(PG_FUNCTION_ARGS)
 
 	cache = bloom_call_cache(fcinfo);
 	if (!cache->sizing_ready || cache->capacity != PG_GETARG_INT64(2) ||
-		cache->fpr != PG_GETARG_FLOAT8(3))
+		cache->fpr != PG_GETARG_FLOAT8(3) || cache->layout != bloomfilter_default_layout)
 	{
 		int64		capacity = PG_GETARG_INT64(2);
 		double		fpr = PG_GETARG_FLOAT8(3);
