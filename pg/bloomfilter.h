@@ -252,7 +252,7 @@ extern Datum bloom_builder_writable(Datum d, MemoryContext parent, bloom_builder
 
 /*
  * The builder of d when d is a read-write state of this aggregate (its
- * context a child of aggctx) already holding a hash: the per-row fast path.
+ * context a child of aggctx): the per-row fast path.
  * NULL otherwise.
  */
 extern bloom_builder *bloom_builder_agg_state(Datum d, MemoryContext aggctx);

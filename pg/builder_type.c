@@ -27,7 +27,6 @@ typedef struct BuilderObject
 {
 	ExpandedObjectHeader hdr;
 	bloom_builder *builder;
-	bool		primed;			/* known to hold at least one hash */
 } BuilderObject;
 
 bloom_builder *
@@ -39,7 +38,7 @@ bloom_builder_agg_state(Datum d, MemoryContext aggctx)
 	if (!VARATT_IS_EXTERNAL_EXPANDED_RW(p))
 		return NULL;
 	obj = (BuilderObject *) DatumGetEOHP(d);
-	if (!obj->primed || obj->hdr.eoh_context->parent != aggctx)
+	if (obj->hdr.eoh_context->parent != aggctx)
 		return NULL;
 	return obj->builder;
 }
@@ -160,58 +159,12 @@ bloom_builder_peek(Datum d, bloom_builder **tmp)
 	return *tmp;
 }
 
-/*
- * Work around a core bug: bloom_builder_add_hash() on a builder that holds
- * no hash (and so has no array yet) writes through a NULL pointer, because
- * it grows the array only when compaction left it more than half full.  A
- * builder that may be empty is rebuilt from a one-hash serialized state,
- * whose deserialization allocates the array.  Proposed core fix: in
- * bloom_builder_add_hash, grow when `b->count == b->capacity` after
- * compacting, i.e. `if (st == BLOOM_OK && (b->capacity == 0 || b->count * 2 > b->capacity))`.
- */
-static bool
-prime_with(BuilderObject *obj, uint64 hash)
-{
-	bloom_error err;
-	uint64		n;
-	size_t		header;
-	uint8	   *buf;
-	bloom_builder *fresh;
-	bloom_allocator alloc;
-
-	obj->primed = true;
-	if (bloom_builder_distinct(obj->builder, &n, &err) != BLOOM_OK)
-		bloom_raise(&err, BLOOM_SOURCE_STORED, "bloom_agg state");
-	if (n > 0)
-		return false;
-	if (bloom_builder_serialized_size(obj->builder, &header, &err) != BLOOM_OK)
-		bloom_raise(&err, BLOOM_SOURCE_STORED, "bloom_agg state");
-	buf = palloc(header + 8);
-	if (bloom_builder_serialize(obj->builder, buf, header, &err) != BLOOM_OK)
-		bloom_raise(&err, BLOOM_SOURCE_STORED, "bloom_agg state");
-	/* docs/FORMAT.md "builder state": count at offset 24, then the hashes, LE */
-	for (int i = 0; i < 8; i++)
-	{
-		buf[24 + i] = (uint8) (i == 0 ? 1 : 0);
-		buf[header + i] = (uint8) (hash >> (8 * i));
-	}
-	bloom_pg_allocator(&alloc, obj->hdr.eoh_context);
-	if (bloom_builder_deserialize(&alloc, buf, header + 8, &fresh, &err) != BLOOM_OK)
-		bloom_raise(&err, BLOOM_SOURCE_STORED, "bloom_agg state");
-	pfree(buf);
-	bloom_builder_destroy(obj->builder);
-	obj->builder = fresh;
-	return true;
-}
-
 void
 bloom_builder_datum_add(Datum state, uint64 hash)
 {
 	BuilderObject *obj = (BuilderObject *) DatumGetEOHP(state);
 	bloom_error err;
 
-	if (unlikely(!obj->primed) && prime_with(obj, hash))
-		return;
 	if (bloom_builder_add_hash(obj->builder, hash, &err) != BLOOM_OK)
 		bloom_raise(&err, BLOOM_SOURCE_STORED, "bloom_agg state");
 }

@@ -89,3 +89,26 @@ SELECT (SELECT bloom_agg(t::varchar) FROM words) = f AS from_varchar,
        (SELECT bloom_agg(t::char(12)) FROM words) = f AS from_bpchar,
        (SELECT bloom_agg(t::name) FROM words) = f AS from_name
 FROM word_filter;
+
+-- The golden vectors of docs/FORMAT.md (tools/reference.py): the same bytes
+-- the SQLite extension and the reference implementation produce.
+SELECT to_hex(bloom_hash(''::text)) AS empty, to_hex(bloom_hash('abc')) AS abc,
+       to_hex(bloom_hash(1)) AS one, to_hex(bloom_hash(-1)) AS minus_one,
+       to_hex(bloom_hash(5.0::float8)) AS five, to_hex(bloom_hash(0.5::float8)) AS half,
+       to_hex(bloom_hash('NaN'::float8)) AS nan, to_hex(bloom_hash('\x0102'::bytea)) AS bytes;
+SELECT bloom_empty_mk(64, 3)::text
+       = '\x424c4f4d010001030000000000000000000000000000000040000000000000000000000000000000' AS empty_classic,
+       bloom_add(bloom_add(bloom_add(bloom_empty_mk(128, 3), 1), 2), 3)::text
+       = '\x424c4f4d0100010300000000000000000000000000000000800000000000000004000000000100000880000800002012' AS classic_ints,
+       bloom_add(bloom_add(bloom_add(bloom_add(bloom_add(bloom_empty_mk(100, 5, 42), 'apple'), ''), -7), 2.5::float8), '\x00ff'::bytea)::text
+       = '\x424c4f4d0100010500000000000000002a000000000000006400000000000000182c001a02b908982010401405000000' AS classic_mixed,
+       bloom_add(bloom_add(bloom_empty_mk(64, 2, 7), 5.0::float8), true)::text
+       = '\x424c4f4d010001020000000000000000070000000000000040000000000000000000020000044200' AS five_and_true,
+       bloom_add(bloom_add(bloom_add(bloom_add(bloom_empty_mk(512, 8, 0, 'blocked'), 1), 2), 3), 1000000)::text
+       = '\x424c4f4d0101010800000000000000000000000000000000000200000000000000000000000000000000000000000000000000000000000000000000000000000004180804000482020404020002260040004204000042884008002020090008' AS blocked_ints,
+       bloom_add(bloom_add(bloom_empty_mk(256, 8, 9, 'blocked'), 'bloom'), 'filter')::text
+       = '\x424c4f4d010101080000000000000000090000000000000000010000000000001200000000800100000c0000100004000000408000000102000000a000000060' AS blocked_text;
+-- and through the union aggregate of one-value filters
+SELECT bloom_union_agg(bloom_add(bloom_empty_mk(128, 3), v))::text
+       = '\x424c4f4d0100010300000000000000000000000000000000800000000000000004000000000100000880000800002012' AS classic_ints_agg
+FROM (VALUES (1), (2), (3)) t(v);
