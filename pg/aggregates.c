@@ -173,11 +173,11 @@ bloom_agg_final(PG_FUNCTION_ARGS)
  * (a plain value in the aggregate context), else a copy.
  */
 static struct varlena *
-writable_state(FunctionCallInfo fcinfo, bloom_filter *f)
+writable_state(FunctionCallInfo fcinfo, bool in_agg, bloom_filter *f)
 {
 	struct varlena *p = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0));
 
-	if (agg_context(fcinfo) != NULL && !VARATT_IS_EXTENDED(p))
+	if (in_agg && !VARATT_IS_EXTENDED(p))
 	{
 		bloom_parse_cached(&bloom_call_cache(fcinfo)->args[0], VARDATA(p), VARSIZE(p) - VARHDRSZ, f);
 		return p;
@@ -228,7 +228,7 @@ bloom_agg_fixed_trans(PG_FUNCTION_ARGS)
 		state = bloom_make(cache->layout, cache->nbits, cache->nhashes, 0, &f);
 	else
 	{
-		state = writable_state(fcinfo, &f);
+		state = writable_state(fcinfo, AggCheckCallContext(fcinfo, NULL) != 0, &f);
 		if (f.nbits != cache->nbits || f.nhashes != cache->nhashes || f.layout != cache->layout)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -252,7 +252,7 @@ bloom_union_agg_trans(PG_FUNCTION_ARGS)
 	BloomCallCache *cache = bloom_call_cache(fcinfo);
 	bloom_filter dst,
 				src;
-	struct varlena *state = writable_state(fcinfo, &dst);
+	struct varlena *state = writable_state(fcinfo, AggCheckCallContext(fcinfo, NULL) != 0, &dst);
 	bloom_error err;
 
 	bloom_read_arg(fcinfo, 1, &cache->args[1], &src);
@@ -268,7 +268,7 @@ bloom_intersect_agg_trans(PG_FUNCTION_ARGS)
 	BloomCallCache *cache = bloom_call_cache(fcinfo);
 	bloom_filter dst,
 				src;
-	struct varlena *state = writable_state(fcinfo, &dst);
+	struct varlena *state = writable_state(fcinfo, AggCheckCallContext(fcinfo, NULL) != 0, &dst);
 	bloom_error err;
 
 	bloom_read_arg(fcinfo, 1, &cache->args[1], &src);
