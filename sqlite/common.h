@@ -36,6 +36,8 @@ void bf_core_error(sqlite3_context *ctx, const char *fn, const bloom_error *err)
 /* The canonical hash of a value (docs/HASHING.md); BF_NULL for SQL NULL,
  * which is never a member. */
 int bf_hash_value(sqlite3_context *ctx, sqlite3_value *v, uint64_t seed, uint64_t *out);
+/* The same, for a value whose sqlite3_value_type() the caller has. */
+int bf_hash_typed(sqlite3_context *ctx, sqlite3_value *v, int type, uint64_t seed, uint64_t *out);
 
 /* A filter argument, validated.  The view points into SQLite's copy of the
  * value: read only.  A filter that is constant for the statement is parsed

@@ -148,11 +148,12 @@ void bf_contains(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     (void)argc;
     bloom_filter f;
     uint64_t hash;
-    if (sqlite3_value_type(argv[1]) == SQLITE_NULL)
+    int type = sqlite3_value_type(argv[1]);
+    if (type == SQLITE_NULL)
         return; /* NULL is never a member, nor known not to be one */
     if (bf_filter_arg(ctx, argv, 0, fn, &f) != BF_OK)
         return;
-    if (bf_hash_value(ctx, argv[1], f.seed, &hash) != BF_OK)
+    if (bf_hash_typed(ctx, argv[1], type, f.seed, &hash) != BF_OK)
         return;
     sqlite3_result_int(ctx, bloom_contains_hash(&f, hash));
 }

@@ -62,7 +62,12 @@ static const char *type_name(int type)
 
 int bf_hash_value(sqlite3_context *ctx, sqlite3_value *v, uint64_t seed, uint64_t *out)
 {
-    switch (sqlite3_value_type(v)) {
+    return bf_hash_typed(ctx, v, sqlite3_value_type(v), seed, out);
+}
+
+int bf_hash_typed(sqlite3_context *ctx, sqlite3_value *v, int type, uint64_t seed, uint64_t *out)
+{
+    switch (type) {
     case SQLITE_INTEGER:
         *out = bloom_hash_int64(sqlite3_value_int64(v), seed);
         return BF_OK;
@@ -100,7 +105,6 @@ int bf_hash_value(sqlite3_context *ctx, sqlite3_value *v, uint64_t seed, uint64_
  * The bytes themselves stay SQLite's, so bits is refreshed on every call. */
 typedef struct filter_cache {
     bloom_filter view;
-    int len;
 } filter_cache;
 
 /* A filter parsed and copied once per statement by bloom_ref(): a pointer
@@ -109,7 +113,6 @@ typedef struct filter_cache {
  * row.  The bytes are ours: the blob bloom_ref read may not outlive it. */
 typedef struct filter_ref {
     bloom_filter view;
-    int len;
     uint8_t bytes[];
 } filter_ref;
 
@@ -131,7 +134,6 @@ void bf_ref(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     memcpy(ref->bytes, f.bits - BLOOM_HEADER_SIZE, len);
     ref->view = f;
     ref->view.bits = ref->bytes + BLOOM_HEADER_SIZE;
-    ref->len = (int)len;
     sqlite3_result_pointer(ctx, ref, ref_type, sqlite3_free);
 }
 
@@ -185,6 +187,18 @@ int bf_filter_value(sqlite3_context *ctx, sqlite3_value *v, const char *fn, bloo
 int bf_filter_arg(sqlite3_context *ctx, sqlite3_value **argv, int i, const char *fn,
                   bloom_filter *out)
 {
+    /* The per-row fast path: SQLite keeps auxdata only while the argument's
+     * value cannot change, so a cached header still describes the blob; only
+     * its address is read again, SQLite being free to move it. */
+    const filter_cache *cached = sqlite3_get_auxdata(ctx, i);
+    if (cached != NULL) {
+        const uint8_t *bytes = sqlite3_value_blob(argv[i]);
+        if (bytes != NULL) {
+            *out = cached->view;
+            out->bits = (uint8_t *)bytes + BLOOM_HEADER_SIZE;
+            return BF_OK;
+        }
+    }
     const uint8_t *p = NULL;
     const bloom_filter *parsed;
     int n = 0;
@@ -195,15 +209,6 @@ int bf_filter_arg(sqlite3_context *ctx, sqlite3_value **argv, int i, const char 
         *out = *parsed;
         return BF_OK;
     }
-    /* SQLite keeps auxdata only while the argument's value cannot change,
-     * so a cached header still describes these bytes; the length check is
-     * a cheap guard, not a revalidation. */
-    const filter_cache *cached = sqlite3_get_auxdata(ctx, i);
-    if (cached != NULL && cached->len == n) {
-        *out = cached->view;
-        out->bits = (uint8_t *)p + BLOOM_HEADER_SIZE;
-        return BF_OK;
-    }
     bloom_error err;
     if (bloom_parse(p, (size_t)n, out, &err) != BLOOM_OK) {
         bf_core_error(ctx, fn, &err);
@@ -212,7 +217,6 @@ int bf_filter_arg(sqlite3_context *ctx, sqlite3_value **argv, int i, const char 
     filter_cache *cache = sqlite3_malloc(sizeof *cache);
     if (cache != NULL) { /* without a cache the next call parses again */
         cache->view = *out;
-        cache->len = n;
         sqlite3_set_auxdata(ctx, i, cache, sqlite3_free);
     }
     return BF_OK;

@@ -181,6 +181,23 @@ class Extension(unittest.TestCase):
         self.assertGreaterEqual(bound, members)
         self.assertLess(bound - members, 0.02 * (20000 - members))
 
+    def test_rebound_filters(self):
+        # One prepared statement (Python caches it), filters of different
+        # sizes and seeds bound in turn: the header cached for one binding
+        # (auxdata) must never describe the next one.
+        self.db.execute("CREATE TABLE t AS WITH RECURSIVE s(v) AS (SELECT 1 UNION ALL "
+                        "SELECT v + 1 FROM s WHERE v < 3000) SELECT v AS x FROM s")
+        filters = [self.one("SELECT bloom_agg(x, %d, 0.01) FROM t WHERE x %% %d = 0" % (cap, m))
+                   for cap, m in ((10, 300), (3000, 1), (100, 30))]
+        filters.append(self.one("SELECT bloom_add(bloom_empty(10, 0.01, 99), 7)"))
+        sql = "SELECT count(*) FROM t WHERE bloom_contains(?1, x)"
+        expected = [self.one("SELECT count(*) FROM t, (SELECT ? AS f) WHERE bloom_contains(f, x)", f)
+                    for f in filters]
+        for _ in range(3):
+            for f, want in zip(filters, expected):
+                self.assertEqual(self.one(sql, f), want)
+        self.assertEqual(expected[1], 3000)
+
     def test_nulls(self):
         f = self.one("SELECT bloom_empty(10)")
         self.assertIsNone(self.one("SELECT bloom_contains(?, ?)", f, None))
