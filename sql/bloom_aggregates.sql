@@ -154,6 +154,18 @@ SELECT combine_bloom_agg(state::bloom_builder ORDER BY shard DESC) = (SELECT b F
 SELECT bool_and(state::bloom_builder::text = state) AS text_stable FROM shard_states;
 -- the binary form carries the same state
 SELECT bool_and(bloom_builder_send(state::bloom_builder) = decode(substr(state, 3), 'hex')) AS send_is_bytes FROM shard_states;
+-- bloom_agg collects distinct hashes in runs of its own (bucketed past 16384);
+-- the core's builder, given every hash in input order with duplicates as a
+-- serialized state, deduplicates and sizes them itself: same filter
+CREATE FUNCTION le_hex(h bigint) RETURNS text LANGUAGE sql IMMUTABLE AS
+$$ SELECT string_agg(substr(encode(int8send(h), 'hex'), 15 - 2 * i, 2), '' ORDER BY i) FROM generate_series(0, 7) i $$;
+CREATE TABLE dup_input AS SELECT (g % 20011)::int8 AS v, g AS ord FROM generate_series(1, 40000) g;
+SELECT bloom_agg_final(('\x424c4d4201000100' || '0000000000000000' || '7b14ae47e17a843f' || le_hex(count(*))
+                        || string_agg(le_hex(bloom_hash(v)), '' ORDER BY ord))::bloom_builder)
+       = (SELECT bloom_agg(v) FROM dup_input) AS core_equals_runs,
+       (SELECT (octet_length(bloom_builder_send(partial_bloom_agg(v))) - 32) / 8 FROM dup_input) AS distinct_in_state,
+       count(DISTINCT v) AS distinct_values
+FROM dup_input;
 -- the transition function outside an aggregate does not modify its argument
 SELECT bloom_agg_trans(bloom_agg_trans(NULL, 1::int8), 2::int8)::text AS two_values;
 SELECT bloom_agg_final(bloom_agg_trans(bloom_agg_trans(NULL, 1::int8), 2::int8)) = bloom_agg(v) AS direct
