@@ -20,6 +20,7 @@
  */
 #include "bloomfilter.h"
 
+#include "utils/expandeddatum.h"
 
 PG_FUNCTION_INFO_V1(bloom_agg_trans);
 PG_FUNCTION_INFO_V1(bloom_agg_combine);
@@ -47,8 +48,9 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 	MemoryContext aggctx = agg_context(fcinfo);
 	MemoryContext parent = aggctx ? aggctx : CurrentMemoryContext;
 	BloomCallCache *cache;
-	BloomAccum *acc;
+	bloom_builder *b;
 	Datum		state;
+	bloom_error err;
 
 	if (PG_ARGISNULL(1))
 	{
@@ -59,27 +61,50 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 	/* per row: our own state, the hasher ready: hash and append, nothing else */
 	if (likely(aggctx != NULL && !PG_ARGISNULL(0) && fcinfo->flinfo->fn_extra != NULL))
 	{
-		acc = bloom_accum_agg_state(PG_GETARG_DATUM(0), aggctx);
+		b = bloom_builder_agg_state(PG_GETARG_DATUM(0), aggctx);
 		cache = (BloomCallCache *) fcinfo->flinfo->fn_extra;
-		if (likely(acc != NULL && cache->hasher_ready))
+		if (likely(b != NULL && cache->hasher_ready))
 		{
-			bloom_accum_add(acc, bloom_hash_value(&cache->hasher, PG_GETARG_DATUM(1),
-												  bloom_accum_seed(acc)));
+			if (unlikely(bloom_builder_add_hash(b, bloom_hash_value(&cache->hasher, PG_GETARG_DATUM(1),
+																	  bloom_builder_seed(b)),
+												&err) != BLOOM_OK))
+				bloom_raise(&err, BLOOM_SOURCE_STORED, "bloom_agg state");
 			PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 		}
 	}
 	if (PG_ARGISNULL(0))
-		state = bloom_accum_new(parent, bloomfilter_default_layout, bloomfilter_default_fpr, 0,
-								&acc);
+		state = bloom_builder_new_datum(parent, bloomfilter_default_layout,
+										bloomfilter_default_fpr, 0, &b);
 	else if (aggctx)
-		state = bloom_accum_writable(PG_GETARG_DATUM(0), parent, &acc);
+		state = bloom_builder_writable(PG_GETARG_DATUM(0), parent, &b);
 	else
-		state = bloom_accum_copy(PG_GETARG_DATUM(0), parent, &acc);	/* never modify the argument */
+	{
+		/* not in an aggregate: never modify the argument */
+		bloom_builder *src,
+				   *tmp;
+
+		src = bloom_builder_peek(PG_GETARG_DATUM(0), &tmp);
+		state = bloom_builder_new_datum(parent, bloom_builder_layout(src),
+										bloom_builder_fpr(src), bloom_builder_seed(src), &b);
+		if (bloom_builder_merge(b, src, &err) != BLOOM_OK)
+			bloom_raise(&err, BLOOM_SOURCE_STORED, "bloom_builder");
+		bloom_builder_destroy(tmp);
+	}
 
 	cache = bloom_call_cache(fcinfo);
-	bloom_accum_add(acc, bloom_hash_value(bloom_call_hasher(fcinfo, cache, 1), PG_GETARG_DATUM(1),
-										  bloom_accum_seed(acc)));
+	bloom_builder_datum_add(state, bloom_hash_value(bloom_call_hasher(fcinfo, cache, 1),
+													PG_GETARG_DATUM(1), bloom_builder_seed(b)));
 	PG_RETURN_DATUM(state);
+}
+
+static void
+raise_builder_mismatch(const bloom_error *err)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("cannot combine bloom_agg states with different settings"),
+			 errdetail("%s", bloom_sentence(err->message)),
+			 errhint("Partial states combine only when built with the same bloomfilter.default_fpr and bloomfilter.default_layout.")));
 }
 
 /* bloom_agg_combine(a bloom_builder, b bloom_builder) -> bloom_builder (strict) */
@@ -87,14 +112,34 @@ Datum
 bloom_agg_combine(PG_FUNCTION_ARGS)
 {
 	MemoryContext aggctx = agg_context(fcinfo);
-	BloomAccum *acc;
+	MemoryContext parent = aggctx ? aggctx : CurrentMemoryContext;
+	bloom_builder *dst,
+			   *src,
+			   *tmp_src,
+			   *tmp_dst = NULL;
 	Datum		state;
+	bloom_error err;
 
+	src = bloom_builder_peek(PG_GETARG_DATUM(1), &tmp_src);
 	if (aggctx)
-		state = bloom_accum_writable(PG_GETARG_DATUM(0), aggctx, &acc);
+		state = bloom_builder_writable(PG_GETARG_DATUM(0), parent, &dst);
 	else
-		state = bloom_accum_copy(PG_GETARG_DATUM(0), CurrentMemoryContext, &acc);
-	bloom_accum_merge(acc, PG_GETARG_DATUM(1));
+	{
+		bloom_builder *a = bloom_builder_peek(PG_GETARG_DATUM(0), &tmp_dst);
+
+		state = bloom_builder_new_datum(parent, bloom_builder_layout(a), bloom_builder_fpr(a),
+										bloom_builder_seed(a), &dst);
+		if (bloom_builder_merge(dst, a, &err) != BLOOM_OK)
+			raise_builder_mismatch(&err);
+	}
+	if (bloom_builder_merge(dst, src, &err) != BLOOM_OK)
+	{
+		if (err.status == BLOOM_E_MISMATCH)
+			raise_builder_mismatch(&err);
+		bloom_raise(&err, BLOOM_SOURCE_STORED, "bloom_agg state");
+	}
+	bloom_builder_destroy(tmp_src);
+	bloom_builder_destroy(tmp_dst);
 	PG_RETURN_DATUM(state);
 }
 
@@ -102,8 +147,23 @@ bloom_agg_combine(PG_FUNCTION_ARGS)
 Datum
 bloom_agg_final(PG_FUNCTION_ARGS)
 {
-	/* Compacting the state's runs leaves its set, the value, unchanged. */
-	PG_RETURN_POINTER(bloom_accum_filter(PG_GETARG_DATUM(0)));
+	bloom_builder *tmp;
+	bloom_builder *b = bloom_builder_peek(PG_GETARG_DATUM(0), &tmp);
+	bloom_error err;
+	bloom_filter f;
+	size_t		size;
+	struct varlena *result;
+
+	/* Sizing compacts the builder's array: the set, the value, is unchanged. */
+	if (bloom_builder_result_size(b, &size, &err) != BLOOM_OK)
+		bloom_raise(&err, BLOOM_SOURCE_BINARY, "bloom filter");
+	bloom_check_payload_size(size, "bloom filter");
+	result = palloc(VARHDRSZ + size);
+	SET_VARSIZE(result, VARHDRSZ + size);
+	if (bloom_builder_finish(b, VARDATA(result), size, &f, &err) != BLOOM_OK)
+		bloom_raise(&err, BLOOM_SOURCE_BINARY, "bloom filter");
+	bloom_builder_destroy(tmp);
+	PG_RETURN_POINTER(result);
 }
 
 /* ---- `bloom` states ---- */

@@ -236,33 +236,34 @@ bloom_call_hasher(FunctionCallInfo fcinfo, BloomCallCache *cache, int argno)
 
 /*
  * In an aggregate the state is an expanded object (utils/expandeddatum.h)
- * collecting the distinct hashes, so a row costs one append, not a
- * re-serialization; it flattens to the core's serialized builder state
- * whenever it must become an ordinary value (a tuple, text output, a
- * parallel worker's result).
+ * holding a live core builder, so a row costs one append, not a
+ * re-serialization; it flattens to the serialized builder state whenever it
+ * must become an ordinary value (a tuple, text output, a parallel worker's
+ * result).
  */
-typedef struct BloomAccum BloomAccum;
+extern Datum bloom_builder_new_datum(MemoryContext parent, int layout, double fpr, uint64 seed,
+									 bloom_builder **builder);
 
-/* A new empty state (read-write datum) owned by a child of parent. */
-extern Datum bloom_accum_new(MemoryContext parent, int layout, double fpr, uint64 seed,
-							 BloomAccum **out);
+/*
+ * A read-write expanded state for d, owned by a child of `parent`: d itself
+ * when it already is one there, else a new copy.
+ */
+extern Datum bloom_builder_writable(Datum d, MemoryContext parent, bloom_builder **builder);
 
-/* d itself when it is a read-write state owned under parent, else a copy. */
-extern Datum bloom_accum_writable(Datum d, MemoryContext parent, BloomAccum **out);
+/*
+ * The builder of d when d is a read-write state of this aggregate (its
+ * context a child of aggctx): the per-row fast path.
+ * NULL otherwise.
+ */
+extern bloom_builder *bloom_builder_agg_state(Datum d, MemoryContext aggctx);
 
-/* Always a copy of d (flat or expanded) under parent. */
-extern Datum bloom_accum_copy(Datum d, MemoryContext parent, BloomAccum **out);
+/* Add a hash to a state returned by the two functions above. */
+extern void bloom_builder_datum_add(Datum state, uint64 hash);
 
-/* The state behind d when it is this aggregate's own (the per-row fast path), else NULL. */
-extern BloomAccum *bloom_accum_agg_state(Datum d, MemoryContext aggctx);
-
-extern void bloom_accum_add(BloomAccum *acc, uint64 hash);
-extern uint64 bloom_accum_seed(const BloomAccum *acc);
-
-/* Add the hashes of src (flat or expanded); its settings must match. */
-extern void bloom_accum_merge(BloomAccum *acc, Datum src);
-
-/* The filter of a state (flat or expanded), built by the core's builder. */
-extern struct varlena *bloom_accum_filter(Datum d);
+/*
+ * Read-only access to the builder in d; *tmp is set when one had to be
+ * deserialized (free it with bloom_builder_destroy).
+ */
+extern bloom_builder *bloom_builder_peek(Datum d, bloom_builder **tmp);
 
 #endif							/* BLOOMFILTER_PG_H */
