@@ -2,10 +2,18 @@
  * builder.c - the self-sizing builder: accept hashes without knowing how
  * many distinct values will come, then size the filter for the count seen.
  *
- * It keeps every distinct 64-bit hash: appended unsorted, and compacted
- * (radix-sorted, deduplicated, merged into the sorted prefix) whenever the
- * array is full, growing only when compaction frees less than half.  The
- * final filter is a function of the set of hashes alone, so partial
+ * It keeps every distinct 64-bit hash, in two tiers that both stay in cache
+ * per row:
+ * - a front hash set (open addressing) absorbs repeats; it grows with the
+ *   data up to FRONT_MAX_SLOTS (2 MiB), which holds every distinct value of
+ *   most columns, so a row costs one probe;
+ * - past that, the set is spilled into sorted runs and shrinks to a 32 KiB
+ *   window that is spilled whenever half full.  Runs are split by the top
+ *   byte of the hash into 256 once large, so sorting and merging one run
+ *   stays in cache.  A run is compacted (radix-sorted, deduplicated, merged
+ *   into its sorted prefix) when full, and grows only when that frees less
+ *   than half.
+ * The final filter is a function of the set of hashes alone, so partial
  * builders merged in any order give the serial result bit for bit.
  */
 #include "internal.h"
@@ -13,27 +21,44 @@
 #include <inttypes.h>
 #include <math.h>
 
-struct bloom_builder {
-    bloom_allocator alloc;
-    int layout;
-    double fpr;
-    uint64_t seed;
+typedef struct run {
     uint64_t *hashes;
     size_t count;    /* used slots */
     size_t sorted;   /* hashes[0, sorted) is sorted and unique */
     size_t capacity; /* allocated slots */
-    bool sized;      /* nbits/nhashes below are valid for the current set */
-    uint64_t nbits;
-    unsigned nhashes;
-};
+} run;
 
 enum {
-    INITIAL_CAPACITY = 8,
+    FRONT_MIN_SLOTS = 8,
+    FRONT_MAX_SLOTS = 1 << 18,   /* 2 MiB: grown to only by that many distinct values */
+    FRONT_SPILL_SLOTS = 1 << 12, /* 32 KiB window once spilling */
+    SPLIT_AT = 1 << 14,          /* distinct hashes in one run before splitting */
+    NRUNS = 256,
     /* Up to this many distinct values, candidate sizes are built and their
      * actual false-positive rate checked; above it, the rate is within a
      * percent of the model's and one build suffices. */
     VERIFY_LIMIT = 1 << 16,
     STATE_HEADER_SIZE = 32
+};
+
+struct bloom_builder {
+    bloom_allocator alloc;
+    int layout;
+    double fpr;
+    uint64_t seed;
+    uint64_t *front; /* 0 marks a free slot; the hash 0 is front_zero */
+    size_t front_slots, front_used;
+    bool front_zero;
+    bool spilling; /* the front is the small window */
+    run *runs;     /* NULL, then 1 run, then NRUNS runs by top byte */
+    unsigned nruns;
+    /* compaction scratch, kept: fresh memory costs a page fault per 4 KiB
+     * (10 us each on the virtual machines measured) */
+    void *scratch;
+    size_t scratch_size;
+    bool sized; /* nbits/nhashes below are valid for the current set */
+    uint64_t nbits;
+    unsigned nhashes;
 };
 
 static const uint8_t state_magic[4] = {'B', 'L', 'M', 'B'};
@@ -77,11 +102,22 @@ bloom_status bloom_builder_create(const bloom_allocator *alloc, int layout, doub
     return bloom_ok(err);
 }
 
+static void free_runs(bloom_builder *b)
+{
+    for (unsigned i = 0; b->runs && i < b->nruns; i++)
+        release(b, b->runs[i].hashes);
+    release(b, b->runs);
+    b->runs = NULL;
+    b->nruns = 0;
+}
+
 void bloom_builder_destroy(bloom_builder *b)
 {
     if (b == NULL)
         return;
-    release(b, b->hashes);
+    release(b, b->scratch);
+    release(b, b->front);
+    free_runs(b);
     release(b, b);
 }
 
@@ -100,11 +136,13 @@ uint64_t bloom_builder_seed(const bloom_builder *b)
     return b->seed;
 }
 
-static bloom_status reserve(bloom_builder *b, size_t slots, bloom_error *err)
+/* ---- runs: sorted, deduplicated arrays of hashes ---- */
+
+static bloom_status run_reserve(bloom_builder *b, run *r, size_t slots, bloom_error *err)
 {
-    if (slots <= b->capacity)
+    if (slots <= r->capacity)
         return BLOOM_OK;
-    size_t capacity = b->capacity ? b->capacity : INITIAL_CAPACITY;
+    size_t capacity = r->capacity ? r->capacity : FRONT_MIN_SLOTS;
     while (capacity < slots) {
         if (capacity > SIZE_MAX / 16)
             return bloom_fail(err, BLOOM_E_LIMIT, "too many distinct values for one builder");
@@ -113,11 +151,11 @@ static bloom_status reserve(bloom_builder *b, size_t slots, bloom_error *err)
     uint64_t *grown = allocate(b, capacity * sizeof *grown);
     if (grown == NULL)
         return bloom_fail(err, BLOOM_E_NOMEM, "out of memory for %zu builder hashes", capacity);
-    if (b->count)
-        memcpy(grown, b->hashes, b->count * sizeof *grown);
-    release(b, b->hashes);
-    b->hashes = grown;
-    b->capacity = capacity;
+    if (r->count)
+        memcpy(grown, r->hashes, r->count * sizeof *grown);
+    release(b, r->hashes);
+    r->hashes = grown;
+    r->capacity = capacity;
     return BLOOM_OK;
 }
 
@@ -148,7 +186,8 @@ static size_t radix_counts(size_t n)
 }
 
 /* LSD radix sort of a[0, n) using tmp[0, n); returns where the result is.
- * Passes in which every key has the same digit are skipped. */
+ * Passes in which every key has the same digit (the top byte, within a
+ * split run) are skipped. */
 static uint64_t *radix_sort(uint64_t *a, uint64_t *tmp, size_t *counts, size_t n)
 {
     const unsigned digit_bits = radix_digit_bits(n);
@@ -188,17 +227,25 @@ static size_t unique_into(const uint64_t *sorted, size_t n, uint64_t *out)
 
 /* Sort and deduplicate the unsorted tail, then merge it into the sorted
  * prefix from the back, dropping values present in both. */
-static bloom_status compact(bloom_builder *b, bloom_error *err)
+static bloom_status run_compact(bloom_builder *b, run *r, bloom_error *err)
 {
-    size_t prefix = b->sorted, tail = b->count - b->sorted;
+    size_t prefix = r->sorted, tail = r->count - r->sorted;
     if (tail == 0)
         return BLOOM_OK;
     bool small = tail <= 64;
-    uint64_t *tmp = allocate(b, tail * sizeof *tmp + (small ? 0 : radix_counts(tail) * sizeof(size_t)));
-    if (tmp == NULL)
-        return bloom_fail(err, BLOOM_E_NOMEM, "out of memory compacting %zu builder hashes", tail);
+    size_t need = tail * sizeof(uint64_t) + (small ? 0 : radix_counts(tail) * sizeof(size_t));
+    if (need > b->scratch_size) {
+        size_t size = need > 2 * b->scratch_size ? need : 2 * b->scratch_size;
+        void *grown = allocate(b, size);
+        if (grown == NULL)
+            return bloom_fail(err, BLOOM_E_NOMEM, "out of memory compacting %zu builder hashes", tail);
+        release(b, b->scratch);
+        b->scratch = grown;
+        b->scratch_size = size;
+    }
+    uint64_t *tmp = b->scratch;
     size_t *counts = (size_t *)(tmp + tail);
-    uint64_t *t = b->hashes + prefix;
+    uint64_t *t = r->hashes + prefix;
     uint64_t *sorted_tail;
     if (small) {
         insertion_sort(t, tail);
@@ -208,7 +255,7 @@ static bloom_status compact(bloom_builder *b, bloom_error *err)
     }
     size_t u = unique_into(sorted_tail, tail, tmp); /* in place when sorted_tail == tmp */
 
-    uint64_t *h = b->hashes;
+    uint64_t *h = r->hashes;
     size_t w = prefix + u;
     ptrdiff_t i = (ptrdiff_t)prefix - 1, j = (ptrdiff_t)u - 1;
     while (j >= 0) {
@@ -223,23 +270,186 @@ static bloom_status compact(bloom_builder *b, bloom_error *err)
     size_t kept_prefix = (size_t)(i + 1), merged = prefix + u - w;
     if (w != kept_prefix)
         memmove(h + kept_prefix, h + w, merged * sizeof *h);
-    b->count = b->sorted = kept_prefix + merged;
-    release(b, tmp);
+    r->count = r->sorted = kept_prefix + merged;
     return BLOOM_OK;
+}
+
+/* One sorted run becomes NRUNS runs by top byte: each keeps its order. */
+static bloom_status split_runs(bloom_builder *b, bloom_error *err)
+{
+    run *one = &b->runs[0];
+    run *many = allocate(b, NRUNS * sizeof *many);
+    if (many == NULL)
+        return bloom_fail(err, BLOOM_E_NOMEM, "out of memory splitting builder runs");
+    memset(many, 0, NRUNS * sizeof *many);
+    size_t counts[NRUNS] = {0};
+    for (size_t i = 0; i < one->count; i++)
+        counts[one->hashes[i] >> 56]++;
+    bloom_status st = BLOOM_OK;
+    for (unsigned r = 0; r < NRUNS && st == BLOOM_OK; r++)
+        st = run_reserve(b, &many[r], 2 * counts[r] + FRONT_MIN_SLOTS, err);
+    if (st != BLOOM_OK) {
+        for (unsigned r = 0; r < NRUNS; r++)
+            release(b, many[r].hashes);
+        release(b, many);
+        return st;
+    }
+    for (size_t i = 0; i < one->count; i++) {
+        run *r = &many[one->hashes[i] >> 56];
+        r->hashes[r->count++] = one->hashes[i];
+    }
+    for (unsigned r = 0; r < NRUNS; r++)
+        many[r].sorted = many[r].count;
+    free_runs(b);
+    b->runs = many;
+    b->nruns = NRUNS;
+    return BLOOM_OK;
+}
+
+static bloom_status store(bloom_builder *b, uint64_t hash, bloom_error *err)
+{
+    if (b->runs == NULL) {
+        b->runs = allocate(b, sizeof *b->runs);
+        if (b->runs == NULL)
+            return bloom_fail(err, BLOOM_E_NOMEM, "out of memory for builder runs");
+        memset(b->runs, 0, sizeof *b->runs);
+        b->nruns = 1;
+    }
+    run *r = b->nruns == 1 ? &b->runs[0] : &b->runs[hash >> 56];
+    if (r->count == r->capacity) {
+        bloom_status st = run_compact(b, r, err);
+        if (st == BLOOM_OK && b->nruns == 1 && r->count >= SPLIT_AT) {
+            st = split_runs(b, err);
+            if (st == BLOOM_OK)
+                return store(b, hash, err);
+        }
+        if (st == BLOOM_OK && (r->capacity == 0 || r->count * 2 > r->capacity))
+            st = run_reserve(b, r, r->capacity + 1, err);
+        if (st != BLOOM_OK)
+            return st;
+    }
+    r->hashes[r->count++] = hash;
+    return BLOOM_OK;
+}
+
+static bloom_status compact_all(bloom_builder *b, bloom_error *err)
+{
+    for (unsigned i = 0; i < b->nruns; i++) {
+        bloom_status st = run_compact(b, &b->runs[i], err);
+        if (st != BLOOM_OK)
+            return st;
+    }
+    return BLOOM_OK;
+}
+
+/* ---- the front set ---- */
+
+static inline size_t front_slot(uint64_t hash, size_t slots)
+{
+    /* Fibonacci hashing: any bits of the hash spread over the table */
+    return (size_t)((hash * UINT64_C(0x9e3779b97f4a7c15)) >> 40) & (slots - 1);
+}
+
+static void front_insert(uint64_t *front, size_t slots, uint64_t hash)
+{
+    size_t i = front_slot(hash, slots);
+    while (front[i] != 0)
+        i = (i + 1) & (slots - 1);
+    front[i] = hash;
+}
+
+static bloom_status front_resize(bloom_builder *b, size_t slots, bloom_error *err)
+{
+    uint64_t *table = allocate(b, slots * sizeof *table);
+    if (table == NULL)
+        return bloom_fail(err, BLOOM_E_NOMEM, "out of memory for %zu builder slots", slots);
+    memset(table, 0, slots * sizeof *table);
+    for (size_t i = 0; b->front && i < b->front_slots; i++)
+        if (b->front[i] != 0)
+            front_insert(table, slots, b->front[i]);
+    release(b, b->front);
+    b->front = table;
+    b->front_slots = slots;
+    return BLOOM_OK;
+}
+
+/* Move everything the front holds into the runs and empty it. */
+static bloom_status spill(bloom_builder *b, bloom_error *err)
+{
+    bloom_status st = BLOOM_OK;
+    for (size_t i = 0; i < b->front_slots && st == BLOOM_OK; i++)
+        if (b->front[i] != 0)
+            st = store(b, b->front[i], err);
+    if (st == BLOOM_OK && b->front_zero)
+        st = store(b, 0, err);
+    if (st != BLOOM_OK)
+        return st;
+    b->front_zero = false;
+    b->front_used = 0;
+    if (b->front)
+        memset(b->front, 0, b->front_slots * sizeof *b->front);
+    return BLOOM_OK;
+}
+
+static bloom_status front_full(bloom_builder *b, bloom_error *err)
+{
+    if (!b->spilling && b->front_slots < FRONT_MAX_SLOTS)
+        return front_resize(b, b->front_slots * 2, err);
+    bloom_status st = spill(b, err);
+    if (st == BLOOM_OK && !b->spilling) {
+        /* the set outgrew the cache: from now on a small window in front
+         * of the runs, which stay in cache one at a time */
+        b->spilling = true;
+        release(b, b->front);
+        b->front = NULL;
+        b->front_slots = 0;
+        st = front_resize(b, FRONT_SPILL_SLOTS, err);
+    }
+    return st;
 }
 
 bloom_status bloom_builder_add_hash(bloom_builder *b, uint64_t hash, bloom_error *err)
 {
-    if (b->count == b->capacity) {
-        bloom_status st = compact(b, err);
-        if (st == BLOOM_OK && (b->capacity == 0 || b->count * 2 > b->capacity))
-            st = reserve(b, b->capacity + 1, err);
+    b->sized = false;
+    if (hash == 0) {
+        b->front_zero = true;
+        return BLOOM_OK;
+    }
+    if (b->front == NULL) {
+        bloom_status st = front_resize(b, FRONT_MIN_SLOTS, err);
         if (st != BLOOM_OK)
             return st;
     }
-    b->hashes[b->count++] = hash;
-    b->sized = false;
+    size_t mask = b->front_slots - 1, i = front_slot(hash, b->front_slots);
+    for (;;) {
+        uint64_t there = b->front[i];
+        if (there == hash)
+            return BLOOM_OK;
+        if (there == 0)
+            break;
+        i = (i + 1) & mask;
+    }
+    b->front[i] = hash;
+    if (++b->front_used * 2 > b->front_slots)
+        return front_full(b, err);
     return BLOOM_OK;
+}
+
+/* Everything in sorted runs, deduplicated: the form every reader wants. */
+static bloom_status settle(bloom_builder *b, bloom_error *err)
+{
+    bloom_status st = BLOOM_OK;
+    if (b->front_used || b->front_zero)
+        st = spill(b, err);
+    return st == BLOOM_OK ? compact_all(b, err) : st;
+}
+
+static uint64_t stored_count(const bloom_builder *b)
+{
+    uint64_t n = 0;
+    for (unsigned i = 0; i < b->nruns; i++)
+        n += b->runs[i].count;
+    return n;
 }
 
 bloom_status bloom_builder_merge(bloom_builder *dst, const bloom_builder *src, bloom_error *err)
@@ -250,33 +460,33 @@ bloom_status bloom_builder_merge(bloom_builder *dst, const bloom_builder *src, b
                           "; right has layout %s, fpr %g, seed %" PRIu64,
                           bloom_layout_name(dst->layout), dst->fpr, dst->seed,
                           bloom_layout_name(src->layout), src->fpr, src->seed);
-    if (src->count == 0)
-        return bloom_ok(err);
-    bloom_status st = reserve(dst, dst->count + src->count, err);
-    if (st != BLOOM_OK)
-        return st;
-    memcpy(dst->hashes + dst->count, src->hashes, src->count * sizeof *src->hashes);
-    dst->count += src->count;
-    dst->sized = false;
-    st = compact(dst, err);
+    bloom_status st = BLOOM_OK;
+    for (unsigned r = 0; r < src->nruns && st == BLOOM_OK; r++)
+        for (size_t i = 0; i < src->runs[r].count && st == BLOOM_OK; i++)
+            st = bloom_builder_add_hash(dst, src->runs[r].hashes[i], err);
+    for (size_t i = 0; i < src->front_slots && st == BLOOM_OK; i++)
+        if (src->front[i] != 0)
+            st = bloom_builder_add_hash(dst, src->front[i], err);
+    if (st == BLOOM_OK && src->front_zero)
+        st = bloom_builder_add_hash(dst, 0, err);
     return st != BLOOM_OK ? st : bloom_ok(err);
 }
 
 bloom_status bloom_builder_distinct(bloom_builder *b, uint64_t *out, bloom_error *err)
 {
-    bloom_status st = compact(b, err);
+    bloom_status st = settle(b, err);
     if (st != BLOOM_OK)
         return st;
-    *out = b->count;
+    *out = stored_count(b);
     return bloom_ok(err);
 }
 
 bloom_status bloom_builder_serialized_size(bloom_builder *b, size_t *out, bloom_error *err)
 {
-    bloom_status st = compact(b, err);
+    bloom_status st = settle(b, err);
     if (st != BLOOM_OK)
         return st;
-    *out = STATE_HEADER_SIZE + b->count * 8;
+    *out = STATE_HEADER_SIZE + (size_t)stored_count(b) * 8;
     return bloom_ok(err);
 }
 
@@ -299,9 +509,12 @@ bloom_status bloom_builder_serialize(bloom_builder *b, void *buf, size_t len, bl
     p[7] = 0;
     store_le64(p + 8, b->seed);
     store_le64(p + 16, fpr_bits);
-    store_le64(p + 24, b->count);
-    for (size_t i = 0; i < b->count; i++)
-        store_le64(p + STATE_HEADER_SIZE + 8 * i, b->hashes[i]);
+    store_le64(p + 24, stored_count(b));
+    /* runs are split by top byte, so their concatenation is sorted */
+    uint8_t *q = p + STATE_HEADER_SIZE;
+    for (unsigned r = 0; r < b->nruns; r++)
+        for (size_t i = 0; i < b->runs[r].count; i++, q += 8)
+            store_le64(q, b->runs[r].hashes[i]);
     return bloom_ok(err);
 }
 
@@ -336,41 +549,62 @@ bloom_status bloom_builder_deserialize(const bloom_allocator *alloc, const void 
     bloom_status st = bloom_builder_create(alloc, p[5], fpr, load_le64(p + 8), &b, err);
     if (st != BLOOM_OK)
         return st;
-    st = reserve(b, (size_t)count, err);
+    const uint8_t *hashes = p + STATE_HEADER_SIZE;
+    bool ascending = true;
+    for (size_t i = 1; i < count && ascending; i++)
+        ascending = load_le64(hashes + 8 * i) > load_le64(hashes + 8 * (i - 1));
+    if (ascending && count > 0) {
+        /* what serialize writes: one sorted run, split if large */
+        b->runs = allocate(b, sizeof *b->runs);
+        st = b->runs ? BLOOM_OK : bloom_fail(err, BLOOM_E_NOMEM, "out of memory for builder runs");
+        if (st == BLOOM_OK) {
+            memset(b->runs, 0, sizeof *b->runs);
+            b->nruns = 1;
+            st = run_reserve(b, &b->runs[0], (size_t)count, err);
+        }
+        if (st == BLOOM_OK) {
+            for (size_t i = 0; i < count; i++)
+                b->runs[0].hashes[i] = load_le64(hashes + 8 * i);
+            b->runs[0].count = b->runs[0].sorted = (size_t)count;
+            if (count >= SPLIT_AT)
+                st = split_runs(b, err);
+        }
+    } else {
+        for (size_t i = 0; i < count && st == BLOOM_OK; i++)
+            st = bloom_builder_add_hash(b, load_le64(hashes + 8 * i), err);
+    }
     if (st != BLOOM_OK) {
         bloom_builder_destroy(b);
         return st;
     }
-    bool ascending = true;
-    for (size_t i = 0; i < count; i++) {
-        b->hashes[i] = load_le64(p + STATE_HEADER_SIZE + 8 * i);
-        if (i > 0 && b->hashes[i] <= b->hashes[i - 1])
-            ascending = false;
-    }
-    b->count = (size_t)count;
-    b->sorted = ascending ? b->count : 0;
     *out = b;
     return bloom_ok(err);
 }
 
-/* The rate a candidate filter would really have.  At small m the probes of
- * one absent value are not independent (double hashing walks a progression),
- * so (X/m)^k can flatter a tiny filter: probe it with a fixed pseudo-random
- * sequence as well and keep the worse of the two.  Deterministic, so the
- * result stays a function of the set of hashes. */
-static double candidate_fpr(const bloom_filter *f)
+/* Whether a candidate filter meets the target.  (X/m)^k (or the blocked
+ * formula) is its rate if the k probes of an absent value were independent;
+ * double hashing walks a progression, which adds a term of order 1/m^2:
+ * negligible unless m < 16 / sqrt(fpr) (160 bits at 1%), where a one-value
+ * filter would otherwise reach 1.45 fpr.  Those tiny filters are also probed
+ * with a fixed pseudo-random sequence and must stay under 0.9 fpr there,
+ * which leaves room for the sample's noise.  Deterministic, so the result
+ * stays a function of the set of hashes. */
+static bool candidate_fits(const bloom_filter *f, double fpr)
 {
-    enum { PROBES = 1 << 15 };
-    uint64_t hits = 0, state = 0;
-    for (int i = 0; i < PROBES; i++) {
+    if (bloom_estimate_fpr(f) > fpr)
+        return false;
+    if ((double)f->nbits * sqrt(fpr) >= 16)
+        return true;
+    enum { PROBES = 1 << 12 };
+    uint64_t hits = 0, limit = (uint64_t)(0.9 * fpr * PROBES), state = 0;
+    for (int i = 0; i < PROBES && hits <= limit; i++) {
         state += UINT64_C(0x9e3779b97f4a7c15);
         uint64_t z = state;
         z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
         z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
         hits += bloom_contains_hash(f, z ^ (z >> 31));
     }
-    double sampled = (double)hits / PROBES, model = bloom_estimate_fpr(f);
-    return sampled > model ? sampled : model;
+    return hits <= limit;
 }
 
 static uint64_t next_candidate(int layout, uint64_t nbits)
@@ -382,19 +616,28 @@ static uint64_t next_candidate(int layout, uint64_t nbits)
     return nbits + (nbits + 49) / 50;
 }
 
+static void add_all(const bloom_builder *b, bloom_filter *f)
+{
+    for (unsigned r = 0; r < b->nruns; r++)
+        bloom_add_hashes(f, b->runs[r].hashes, b->runs[r].count);
+}
+
 static bloom_status choose_size(bloom_builder *b, bloom_error *err)
 {
-    uint64_t nbits;
+    uint64_t nbits, n = stored_count(b);
     unsigned nhashes;
-    bloom_status st = bloom_params_for_capacity(b->layout, b->count ? b->count : 1, b->fpr, &nbits,
-                                                &nhashes, err);
+    bloom_status st = bloom_params_for_capacity(b->layout, n ? n : 1, b->fpr, &nbits, &nhashes, err);
     if (st != BLOOM_OK)
         return st;
-    if (b->count <= VERIFY_LIMIT) {
+    if (n <= VERIFY_LIMIT) {
         /* At small counts one filter's rate strays from the model's; try
          * slightly larger sizes until the rate of the bits themselves fits,
          * bounded by 2.15 times the model's size. */
         uint64_t limit = nbits + nbits * 23 / 20;
+        /* tiny filters (the sampled regime) rarely fit at the formula's
+         * size: start half as large again, so one sample usually decides */
+        if ((double)nbits * sqrt(b->fpr) < 16 && b->layout == BLOOM_LAYOUT_CLASSIC)
+            nbits += nbits / 2;
         while (nbits < limit) {
             size_t size = bloom_serialized_size(nbits);
             void *buf = allocate(b, size);
@@ -403,12 +646,12 @@ static bloom_status choose_size(bloom_builder *b, bloom_error *err)
             bloom_filter f;
             st = bloom_init(buf, size, b->layout, nbits, nhashes, b->seed, &f, err);
             if (st == BLOOM_OK)
-                bloom_add_hashes(&f, b->hashes, b->count);
-            double rate = st == BLOOM_OK ? candidate_fpr(&f) : 0;
+                add_all(b, &f);
+            bool fits = st == BLOOM_OK && candidate_fits(&f, b->fpr);
             release(b, buf);
             if (st != BLOOM_OK)
                 return st;
-            if (rate <= b->fpr)
+            if (fits)
                 break;
             uint64_t next = next_candidate(b->layout, nbits);
             if (next >= limit)
@@ -424,7 +667,7 @@ static bloom_status choose_size(bloom_builder *b, bloom_error *err)
 
 bloom_status bloom_builder_result_size(bloom_builder *b, size_t *out, bloom_error *err)
 {
-    bloom_status st = compact(b, err);
+    bloom_status st = settle(b, err);
     if (st == BLOOM_OK && !b->sized)
         st = choose_size(b, err);
     if (st != BLOOM_OK)
@@ -443,6 +686,6 @@ bloom_status bloom_builder_finish(bloom_builder *b, void *buf, size_t len, bloom
     st = bloom_init(buf, len, b->layout, b->nbits, b->nhashes, b->seed, out, err);
     if (st != BLOOM_OK)
         return st;
-    bloom_add_hashes(out, b->hashes, b->count);
+    add_all(b, out);
     return bloom_ok(err);
 }

@@ -263,11 +263,19 @@ static void test_empty_builder(void)
     for (int layout = 0; layout < 2; layout++) {
         bloom_builder *b;
         CHECK(bloom_builder_create(&alloc, layout, 0.01, 0, &b, NULL) == BLOOM_OK);
-        bloom_filter f;
+        bloom_filter f, one;
         uint8_t *buf = finish(b, &f);
         CHECK(bloom_popcount(&f) == 0);
-        CHECK(f.nbits == (layout ? 256u : 10u));
+        /* sized as for one value */
+        bloom_builder *single;
+        CHECK(bloom_builder_create(&alloc, layout, 0.01, 0, &single, NULL) == BLOOM_OK);
+        CHECK(bloom_builder_add_hash(single, 12345, NULL) == BLOOM_OK);
+        uint8_t *buf1 = finish(single, &one);
+        CHECK(f.nbits == one.nbits && f.nhashes == one.nhashes);
+        CHECK(f.nbits <= (layout ? 256u : 21u));
+        bloom_builder_destroy(single);
         bloom_builder_destroy(b);
+        free(buf1);
         free(buf);
     }
     CHECK(heap.live == 0);
