@@ -266,12 +266,12 @@ static void test_empty_builder(void)
         bloom_filter f, one;
         uint8_t *buf = finish(b, &f);
         CHECK(bloom_popcount(&f) == 0);
-        /* sized as for one value */
+        /* sized as for one value: no larger than a one-value filter */
         bloom_builder *single;
         CHECK(bloom_builder_create(&alloc, layout, 0.01, 0, &single, NULL) == BLOOM_OK);
         CHECK(bloom_builder_add_hash(single, 12345, NULL) == BLOOM_OK);
         uint8_t *buf1 = finish(single, &one);
-        CHECK(f.nbits == one.nbits && f.nhashes == one.nhashes);
+        CHECK(f.nbits <= one.nbits && f.nhashes == one.nhashes);
         CHECK(f.nbits <= (layout ? 256u : 21u));
         bloom_builder_destroy(single);
         bloom_builder_destroy(b);
