@@ -54,6 +54,12 @@ COPY bad_one TO '/tmp/bloomfilter_regress_bad.bin' (FORMAT binary);
 CREATE TABLE bloom_col (f bloom);
 \set VERBOSITY default
 COPY bloom_col FROM '/tmp/bloomfilter_regress_bad.bin' (FORMAT binary);
+-- and a bloom_builder state through bloom_builder_recv
+CREATE TABLE bad_state (b bytea);
+INSERT INTO bad_state VALUES ('\x424c4d420100010000000000000000007b14ae47e17a843f0100000000000000');
+COPY bad_state TO '/tmp/bloomfilter_regress_bad_state.bin' (FORMAT binary);
+CREATE TABLE state_col (s bloom_builder);
+COPY state_col FROM '/tmp/bloomfilter_regress_bad_state.bin' (FORMAT binary);
 -- the same through the message shown to users, with its detail
 SELECT '\x424c4f4d0100010300000000000000000000000000000000400000000000000000000000000000'::bloom;
 SELECT '\x424c4f4d01000103000000000000000000000000000000003f000000000000000000000000000080'::bloom;
