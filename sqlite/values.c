@@ -20,7 +20,8 @@ static void sqlite_release(void *ctx, void *ptr)
     sqlite3_free(ptr);
 }
 
-const bloom_allocator bf_sqlite_allocator = {sqlite_alloc, sqlite_release, NULL};
+const bloom_allocator bf_sqlite_allocator = {
+    .alloc = sqlite_alloc, .release = sqlite_release, .ctx = NULL};
 
 void bf_error(sqlite3_context *ctx, const char *fn, const char *fmt, ...)
 {

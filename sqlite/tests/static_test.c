@@ -89,7 +89,7 @@ int main(void)
      * documents for large counts: the bytes must be the builder's. */
     {
         enum { N = 300000 };
-        bloom_allocator alloc = {sqlite_alloc, sqlite_release, NULL};
+        bloom_allocator alloc = {.alloc = sqlite_alloc, .release = sqlite_release, .ctx = NULL};
         bloom_builder *b = NULL;
         bloom_error berr;
         int ok = bloom_builder_create(&alloc, BLOOM_LAYOUT_CLASSIC, 0.01, 0, &b, &berr) == BLOOM_OK;
