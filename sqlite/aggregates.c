@@ -9,7 +9,6 @@
  * non-NULL input returns NULL, like sum().
  */
 #include "common.h"
-#include "distinct.h"
 
 #include <string.h>
 
@@ -17,39 +16,48 @@
 
 #define AGG_FPR 0.01
 
-/* The distinct hashes are collected by distinct.c.  A group that stayed
- * small goes to the core's builder; a large one is sized by the builder's
- * documented rule for more than 65,536 distinct values (docs/FORMAT.md:
- * the formula's size for n, one build), which spares copying and sorting
- * every hash again.  sqlite/tests/static_test.c compares the two paths. */
-#define BUILDER_FORMULA_ABOVE 65536
-_Static_assert(BF_DISTINCT_SET_MAX > BUILDER_FORMULA_ABOVE,
-               "a spilled group must be in the builder's formula-only range");
-
+/* The core's builder keeps the group's distinct hashes (an in-cache set,
+ * then sorted runs) and sizes the filter at the end; it is created with the
+ * group's first non-NULL value, so a group of NULLs allocates nothing. */
 typedef struct agg_build {
-    bf_distinct distinct;
+    bloom_builder *builder;
 } agg_build;
 
 void bf_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
+    static const char fn[] = "bloom_agg";
     (void)argc;
     uint64_t hash;
-    int rc = bf_hash_value(ctx, argv[0], 0, &hash);
-    if (rc != BF_OK)
+    bloom_error err;
+    if (bf_hash_value(ctx, argv[0], 0, &hash) != BF_OK)
         return;
     agg_build *st = sqlite3_aggregate_context(ctx, sizeof *st);
-    if (st == NULL || bf_distinct_add(&st->distinct, hash) != SQLITE_OK)
+    if (st == NULL) {
         sqlite3_result_error_nomem(ctx);
+        return;
+    }
+    if (st->builder == NULL &&
+        bloom_builder_create(&bf_sqlite_allocator, BLOOM_LAYOUT_CLASSIC, AGG_FPR, 0, &st->builder,
+                             &err) != BLOOM_OK) {
+        bf_core_error(ctx, fn, &err);
+        return;
+    }
+    if (bloom_builder_add_hash(st->builder, hash, &err) != BLOOM_OK)
+        bf_core_error(ctx, fn, &err);
 }
 
-static void final_from_builder(sqlite3_context *ctx, const char *fn, bf_distinct *d)
+void bf_agg_final(sqlite3_context *ctx)
 {
-    bloom_builder *b = NULL;
+    static const char fn[] = "bloom_agg";
+    agg_build *st = sqlite3_aggregate_context(ctx, 0);
+    if (st == NULL || st->builder == NULL)
+        return; /* no rows, or only NULLs: NULL */
+    bloom_builder *b = st->builder;
+    st->builder = NULL;
     bloom_error err;
     size_t size;
     bloom_filter f;
-    if (bf_distinct_to_builder(d, BLOOM_LAYOUT_CLASSIC, AGG_FPR, 0, &b, &err) != BLOOM_OK ||
-        bloom_builder_result_size(b, &size, &err) != BLOOM_OK) {
+    if (bloom_builder_result_size(b, &size, &err) != BLOOM_OK) {
         bf_core_error(ctx, fn, &err);
     } else {
         uint8_t *buf = bf_alloc_result(ctx, fn, size);
@@ -63,51 +71,6 @@ static void final_from_builder(sqlite3_context *ctx, const char *fn, bf_distinct
         }
     }
     bloom_builder_destroy(b);
-}
-
-static void final_from_buckets(sqlite3_context *ctx, const char *fn, bf_distinct *d)
-{
-    uint64_t n, nbits;
-    unsigned nhashes;
-    bloom_error err;
-    bloom_filter f;
-    if (bf_distinct_count(d, &n) != SQLITE_OK) {
-        sqlite3_result_error_nomem(ctx);
-        return;
-    }
-    if (bloom_params_for_capacity(BLOOM_LAYOUT_CLASSIC, n, AGG_FPR, &nbits, &nhashes, &err) !=
-        BLOOM_OK) {
-        bf_core_error(ctx, fn, &err);
-        return;
-    }
-    size_t size = bloom_serialized_size(nbits);
-    uint8_t *buf = size ? bf_alloc_result(ctx, fn, size) : NULL;
-    if (size == 0)
-        bf_error(ctx, fn, "a filter of %llu bits does not fit in memory here",
-                 (unsigned long long)nbits);
-    if (buf == NULL)
-        return;
-    if (bloom_init(buf, size, BLOOM_LAYOUT_CLASSIC, nbits, nhashes, 0, &f, &err) != BLOOM_OK) {
-        sqlite3_free(buf);
-        bf_core_error(ctx, fn, &err);
-        return;
-    }
-    bf_distinct_add_all(d, &f);
-    sqlite3_result_blob64(ctx, buf, size, sqlite3_free);
-}
-
-void bf_agg_final(sqlite3_context *ctx)
-{
-    static const char fn[] = "bloom_agg";
-    agg_build *st = sqlite3_aggregate_context(ctx, 0);
-    if (st == NULL)
-        return; /* no rows */
-    if (bf_distinct_spilled(&st->distinct))
-        final_from_buckets(ctx, fn, &st->distinct);
-    else if (!bf_distinct_empty(&st->distinct))
-        final_from_builder(ctx, fn, &st->distinct);
-    /* else only NULLs: NULL */
-    bf_distinct_free(&st->distinct);
 }
 
 /* ---- filters built in place: bloom_agg(x, capacity, fpr) and the

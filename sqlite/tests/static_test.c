@@ -84,9 +84,8 @@ int main(void)
     expect(db, "SELECT bloom_union(bloom_empty(10), bloom_empty(20))",
            "error: bloom_union: incompatible bloom filters: left has layout classic, nbits 96, "
            "nhashes 7, seed 0; right has layout classic, nbits 192, nhashes 7, seed 0");
-    /* 1b. A large group (300000 distinct values, past the extension's hash
-     * set) is sized by the extension itself, by the rule the core's builder
-     * documents for large counts: the bytes must be the builder's. */
+    /* 1b. SQL's bloom_agg over 300000 distinct values is, byte for byte, the
+     * filter of the core's builder driven directly through the C API. */
     {
         enum { N = 300000 };
         bloom_allocator alloc = {.alloc = sqlite_alloc, .release = sqlite_release, .ctx = NULL};

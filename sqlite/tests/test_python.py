@@ -159,8 +159,8 @@ class Extension(unittest.TestCase):
         self.assertEqual(bytes(f), model_filter(["x", 7, b"\x01"], 50, 0.05, -3))
 
     def test_self_sizing_matches_model(self):
-        # 300000 distinct values: past the extension's hash set (2^18), and
-        # above the builder's 65536, where the size is the formula's for n.
+        # 300000 distinct values: past the builder's in-cache set, and above
+        # 65536, where the size is the formula's for n (docs/FORMAT.md).
         n = 300000
         self.db.execute("CREATE TABLE big AS WITH RECURSIVE s(v) AS (SELECT 1 UNION ALL "
                         "SELECT v + 1 FROM s WHERE v < %d) SELECT (v * 7919) %% %d AS x FROM s"

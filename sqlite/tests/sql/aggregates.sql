@@ -6,9 +6,8 @@
 CREATE TABLE s AS
 WITH RECURSIVE r(v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM r WHERE v < 200000) SELECT v FROM r;
 
--- Self-sizing at 1%: sized for the distinct count, then checked against
--- the bits (core builder): the rate measured on 100000 absent values is
--- about 1%.
+-- Self-sizing at 1%: the core's builder sizes the filter for the distinct
+-- count; the rate measured on 100000 absent values is about 1%.
 CREATE TABLE a1000 AS SELECT bloom_agg(v) AS b FROM s WHERE v <= 1000;
 SELECT bloom_info(b) FROM a1000;
 SELECT sum(bloom_contains(b, v)) AS members_found FROM a1000, s WHERE v <= 1000;
@@ -24,10 +23,9 @@ SELECT json_extract(bloom_info(b), '$.nbits') AS nbits, json_extract(bloom_info(
        (SELECT bloom_agg(v % 70000 + 1) FROM s WHERE v <= 210000) = b AS repeats FROM a70k;
 SELECT sum(bloom_contains(b, v)) AS members_found FROM a70k, s WHERE v <= 70000;
 SELECT sum(bloom_contains(b, v)) AS false_positives, count(*) AS probes FROM a70k, s WHERE v > 100000;
--- Past 2^18 distinct values a group's hashes go to sorted buckets instead
--- of a hash set (sqlite/distinct.c): still the same filter whatever the
--- order and the repeats (here 300000 values, shuffled by a multiplier, and
--- each of them twice).
+-- Past the builder's in-cache set (2 MiB) its hashes go to sorted runs:
+-- still the same filter whatever the order and the repeats (here 300000
+-- values, shuffled by a multiplier, and each of them twice).
 WITH RECURSIVE r(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM r WHERE i < 599999)
 SELECT (SELECT bloom_agg(i % 300000) FROM r) = (SELECT bloom_agg((i * 7919) % 300000) FROM r WHERE i < 300000) AS spilled_same,
        json_extract((SELECT bloom_info(bloom_agg(i % 300000)) FROM r), '$.nbits') AS nbits;

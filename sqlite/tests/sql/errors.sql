@@ -79,8 +79,8 @@ SELECT bloom_empty(1, 0.01, 0, 'classic', 5);
 SELECT bloom_agg(1, 2);
 -- Out of memory (a heap limit lowers what SQLite may allocate; it can only
 -- go down, so this comes last): an error, nothing leaked (valgrind run).
--- 12 MB: 300000 distinct values fit (through the hash set, then the
--- buckets), 1200000 do not; a filter of 12 MB does not.
+-- 12 MB: 300000 distinct values fit (the builder's set, then its runs),
+-- 1200000 do not; a filter of 12 MB does not.
 PRAGMA hard_heap_limit = 12000000;
 WITH RECURSIVE s(v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM s WHERE v < 300000) SELECT length(bloom_agg(v)) FROM s;
 WITH RECURSIVE s(v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM s WHERE v < 1200000) SELECT length(bloom_agg(v)) FROM s;
