@@ -19,5 +19,5 @@ bench-pg:
 	tools/install-deps.sh --quiet bench
 	$(MAKE) --no-print-directory all
 	$(MAKE) --no-print-directory install
-	pg_virtualenv -v 15 bench/bench_pg.sh
+	pg_virtualenv -t -v 15 bench/bench_pg.sh
 .PHONY: bench-pg

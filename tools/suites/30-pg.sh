@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # PostgreSQL extension `bloomfilter`: a warning-free build, `make install`,
-# then, in a throwaway cluster (pg_virtualenv), the pg_regress suite and a
+# then, in a throwaway cluster (pg_virtualenv -t: a private directory, so it
+# never collides with another throwaway cluster on the machine), the pg_regress suite and a
 # pg_dump/restore round trip of a table of filters, compared bit for bit.
 # Counts each pg_regress test and each extra check; ends with
 # "pg: N passed, M failed" and exits non-zero on any failure.
@@ -102,7 +103,7 @@ if ! make --no-print-directory install > build/pg-install.log 2>&1; then
 fi
 
 rm -f regression.diffs regression.out
-pg_virtualenv -v 15 "$0" --inside > build/pg-cluster.log 2>&1
+pg_virtualenv -t -v 15 "$0" --inside > build/pg-cluster.log 2>&1
 cat build/pg-cluster.log | grep -vE '^[0-9]{4}-[0-9]{2}-[0-9]{2} ' || true
 
 # pg_regress up to 15 prints "test NAME ... ok|FAILED"; 16 and later print TAP.
