@@ -2,7 +2,8 @@
 # PostgreSQL benchmarks (make bench-pg): run inside pg_virtualenv, which sets
 # PGHOST/PGPORT/PGUSER/PGPASSWORD.  Every figure is the median of 3 runs in
 # one backend with max_parallel_workers_per_gather = 0, next to a built-in
-# baseline of the same shape measured in the same run.
+# baseline of the same shape measured in the same run; the runs are rounds
+# over all queries, so load from elsewhere does not land on one query only.
 #
 #   bloom_agg(x) (int8)             vs sum(x), beside hll_add_agg(hll_hash_bigint(x))
 #                                      100k distinct (result < 1 MiB) and 10M distinct
@@ -31,43 +32,50 @@ CREATE TABLE dim AS SELECT g::int8 AS k, g % 100 = 0 AS selected, 'name ' || g A
 CREATE TABLE fact AS SELECT g::int8 AS id, (hashint8(g) & 1048575) % 1000000 AS k, g % 1000 AS amount FROM generate_series(1, $ROWS) g;
 VACUUM ANALYZE t, filters, dim, fact;
 
-CREATE OR REPLACE FUNCTION bench_median(query text, runs int) RETURNS float8 LANGUAGE plpgsql AS \$\$
-DECLARE
-    times float8[] := '{}';
-    started timestamptz;
-    ignored text;
-BEGIN
-    FOR i IN 1..runs LOOP
-        started := clock_timestamp();
-        EXECUTE query INTO ignored;
-        times := times || extract(epoch FROM clock_timestamp() - started) * 1000;
-    END LOOP;
-    RETURN (SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY x) FROM unnest(times) x);
-END \$\$;
 SQL
 
 psql -A -F ' | ' <<SQL
 SET max_parallel_workers_per_gather = 0;
 SET work_mem = '256MB';
-CREATE TEMP TABLE results (ord serial, name text, ms float8, baseline text);
+CREATE TEMP TABLE queries (ord serial, name text, query text, baseline text);
+INSERT INTO queries (name, query, baseline) VALUES
+  ('sum(x), 100k distinct', 'SELECT sum(x) FROM t', NULL),
+  ('bloom_agg(x), 100k distinct', 'SELECT bloom_agg(x) FROM t', 'sum(x), 100k distinct'),
+  ('hll_add_agg(hll_hash_bigint(x)), 100k distinct', 'SELECT hll_add_agg(hll_hash_bigint(x)) FROM t', 'sum(x), 100k distinct'),
+  ('bloom_agg(x, 100000, 0.01), 100k distinct', 'SELECT bloom_agg(x, 100000, 0.01) FROM t', 'sum(x), 100k distinct'),
+  ('sum(y), 10M distinct', 'SELECT sum(y) FROM t', NULL),
+  ('bloom_agg(y), 10M distinct', 'SELECT bloom_agg(y) FROM t', 'sum(y), 10M distinct'),
+  ('hll_add_agg(hll_hash_bigint(y)), 10M distinct', 'SELECT hll_add_agg(hll_hash_bigint(y)) FROM t', 'sum(y), 10M distinct'),
+  ('count(*) WHERE hashint8(x) <> 0', 'SELECT count(*) FROM t WHERE hashint8(x) <> 0', NULL),
+  ('count(*) WHERE bloom_contains(f, x), f 100k, all members', 'SELECT count(*) FROM t WHERE bloom_contains((SELECT f FROM filters WHERE n = 100000), x)', 'count(*) WHERE hashint8(x) <> 0'),
+  ('count(*) WHERE bloom_contains(f, y), f 100k, 1% members', 'SELECT count(*) FROM t WHERE bloom_contains((SELECT f FROM filters WHERE n = 100000), y)', 'count(*) WHERE hashint8(x) <> 0'),
+  ('count(*) WHERE bloom_contains(f, y), f 1M, 10% members', 'SELECT count(*) FROM t WHERE bloom_contains((SELECT f FROM filters WHERE n = 1000000), y)', 'count(*) WHERE hashint8(x) <> 0'),
+  ('count(*) WHERE bloom_contains(f, y), f 10M, all members', 'SELECT count(*) FROM t WHERE bloom_contains((SELECT f FROM filters WHERE n = 10000000), y)', 'count(*) WHERE hashint8(x) <> 0'),
+  ('hash semi-join (fact 10M, dim 1%)', 'SELECT count(*), sum(amount) FROM fact f WHERE f.k IN (SELECT k FROM dim WHERE selected)', NULL),
+  ('Bloom join recipe (fact 10M, dim 1%)', 'SELECT count(*), sum(amount) FROM fact f WHERE bloom_contains((SELECT bloom_agg(k) FROM dim WHERE selected), f.k) AND f.k IN (SELECT k FROM dim WHERE selected)', 'hash semi-join (fact 10M, dim 1%)');
 -- warm the cache
-SELECT count(*) FROM t \g /dev/null
-SELECT count(*) FROM fact \g /dev/null
-INSERT INTO results (name, ms, baseline) VALUES
-  ('sum(x), 100k distinct', bench_median('SELECT sum(x) FROM t', $RUNS), NULL),
-  ('bloom_agg(x), 100k distinct', bench_median('SELECT bloom_agg(x) FROM t', $RUNS), 'sum(x), 100k distinct'),
-  ('hll_add_agg(hll_hash_bigint(x)), 100k distinct', bench_median('SELECT hll_add_agg(hll_hash_bigint(x)) FROM t', $RUNS), 'sum(x), 100k distinct'),
-  ('bloom_agg(x, 100000, 0.01), 100k distinct', bench_median('SELECT bloom_agg(x, 100000, 0.01) FROM t', $RUNS), 'sum(x), 100k distinct'),
-  ('sum(y), 10M distinct', bench_median('SELECT sum(y) FROM t', $RUNS), NULL),
-  ('bloom_agg(y), 10M distinct', bench_median('SELECT bloom_agg(y) FROM t', $RUNS), 'sum(y), 10M distinct'),
-  ('hll_add_agg(hll_hash_bigint(y)), 10M distinct', bench_median('SELECT hll_add_agg(hll_hash_bigint(y)) FROM t', $RUNS), 'sum(y), 10M distinct'),
-  ('count(*) WHERE hashint8(x) <> 0', bench_median('SELECT count(*) FROM t WHERE hashint8(x) <> 0', $RUNS), NULL),
-  ('count(*) WHERE bloom_contains(f, x), f 100k, all members', bench_median('SELECT count(*) FROM t WHERE bloom_contains((SELECT f FROM filters WHERE n = 100000), x)', $RUNS), 'count(*) WHERE hashint8(x) <> 0'),
-  ('count(*) WHERE bloom_contains(f, y), f 100k, 1% members', bench_median('SELECT count(*) FROM t WHERE bloom_contains((SELECT f FROM filters WHERE n = 100000), y)', $RUNS), 'count(*) WHERE hashint8(x) <> 0'),
-  ('count(*) WHERE bloom_contains(f, y), f 1M, 10% members', bench_median('SELECT count(*) FROM t WHERE bloom_contains((SELECT f FROM filters WHERE n = 1000000), y)', $RUNS), 'count(*) WHERE hashint8(x) <> 0'),
-  ('count(*) WHERE bloom_contains(f, y), f 10M, all members', bench_median('SELECT count(*) FROM t WHERE bloom_contains((SELECT f FROM filters WHERE n = 10000000), y)', $RUNS), 'count(*) WHERE hashint8(x) <> 0'),
-  ('hash semi-join (fact 10M, dim 1%)', bench_median('SELECT count(*), sum(amount) FROM fact f WHERE f.k IN (SELECT k FROM dim WHERE selected)', $RUNS), NULL),
-  ('Bloom join recipe (fact 10M, dim 1%)', bench_median('SELECT count(*), sum(amount) FROM fact f WHERE bloom_contains((SELECT bloom_agg(k) FROM dim WHERE selected), f.k) AND f.k IN (SELECT k FROM dim WHERE selected)', $RUNS), 'hash semi-join (fact 10M, dim 1%)');
+SELECT count(*) FROM t \\g /dev/null
+SELECT count(*) FROM fact \\g /dev/null
+CREATE TEMP TABLE timings (name text, round int, ms float8);
+-- Rounds go through every query in turn, so a burst of load from elsewhere
+-- on the machine hits one round of each query, not every run of one query.
+DO \$\$
+DECLARE
+    q record;
+    started timestamptz;
+    ignored text;
+BEGIN
+    FOR r IN 1..$RUNS LOOP
+        FOR q IN SELECT * FROM queries ORDER BY ord LOOP
+            started := clock_timestamp();
+            EXECUTE q.query INTO ignored;
+            INSERT INTO timings VALUES (q.name, r, extract(epoch FROM clock_timestamp() - started) * 1000);
+        END LOOP;
+    END LOOP;
+END \$\$;
+CREATE TEMP TABLE results AS
+SELECT q.ord, q.name, q.baseline, percentile_disc(0.5) WITHIN GROUP (ORDER BY t.ms) AS ms
+FROM queries q JOIN timings t USING (name) GROUP BY q.ord, q.name, q.baseline;
 SELECT r.name AS "query", round(r.ms::numeric, 1) AS "median ms",
        CASE WHEN b.ms IS NULL THEN 'baseline' ELSE round((r.ms / b.ms)::numeric, 2) || 'x ' || b.name END AS "ratio"
 FROM results r LEFT JOIN results b ON b.name = r.baseline ORDER BY r.ord;
