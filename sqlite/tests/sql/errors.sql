@@ -77,6 +77,8 @@ SELECT bloom_from_parquet('32 bytes of text................');
 SELECT bloom_empty();
 SELECT bloom_empty(1, 0.01, 0, 'classic', 5);
 SELECT bloom_agg(1, 2);
+-- The aggregates have no inverse step: not window functions.
+SELECT bloom_agg(1) OVER ();
 -- Out of memory (a heap limit lowers what SQLite may allocate; it can only
 -- go down, so this comes last): an error, nothing leaked (valgrind run).
 -- 6 MB: 20000 distinct values fit, 1200000 (9.6 MB of hashes) cannot;
