@@ -8,41 +8,14 @@ Run inside a throwaway cluster (tools/suites/40-cross.sh does it):
 Prints one line per check and "cross: N passed, M failed".
 """
 import os
-import sqlite3
-import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from testlib import Checks, pg, sqlite_with_extension  # noqa: E402
+
 EXT = sys.argv[1] if len(sys.argv) > 1 else 'build/bloomfilter'
-passed = failed = 0
-
-
-def check(name, ok, detail=''):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f'ok   {name}')
-    else:
-        failed += 1
-        print(f'FAIL {name}: {detail}')
-
-
-def pg(sql):
-    out = subprocess.run(['psql', '-X', '-At', '-q', '-v', 'ON_ERROR_STOP=1', '-c', sql],
-                         capture_output=True, text=True)
-    if out.returncode != 0:
-        raise RuntimeError(f'psql failed on {sql!r}: {out.stderr.strip()}')
-    return out.stdout.strip()
-
-
-def lite_connect():
-    db = sqlite3.connect(':memory:')
-    db.enable_load_extension(True)
-    db.load_extension(EXT)
-    db.enable_load_extension(False)
-    return db
-
-
-db = lite_connect()
+check = Checks('cross')
+db = sqlite_with_extension(EXT)
 pg('DROP EXTENSION IF EXISTS bloomfilter CASCADE; CREATE EXTENSION bloomfilter;')
 
 # The data: integers with a stride, text with non-ASCII characters, doubles
@@ -155,5 +128,4 @@ info_lite = db.execute(f"SELECT json_extract(i, '$.layout') || ' ' || json_extra
 check('bloom_info agrees', info_pg == info_lite, f'{info_pg!r} vs {info_lite!r}')
 
 pg('DROP TABLE cross_data')
-print(f'cross: {passed} passed, {failed} failed')
-sys.exit(1 if failed else 0)
+sys.exit(check.finish())

@@ -7,8 +7,8 @@ be byte for byte the filter the model builds.
     /usr/bin/python3 sqlite/tests/test_python.py [path/to/bloomfilter]
 """
 import math
+import os
 import sqlite3
-import struct
 import sys
 import unittest
 
@@ -16,97 +16,22 @@ EXTENSION = sys.argv[1] if len(sys.argv) > 1 else "build/bloomfilter"
 M64 = (1 << 64) - 1
 
 
-# ---- the model --------------------------------------------------------------
+# ---- the model: tools/reference.py, the project's independent reading of
+# docs/FORMAT.md and docs/HASHING.md (its own XXH64, no C shared) ----------
 
-P1, P2, P3 = 11400714785074694791, 14029467366897019727, 1609587929392839161
-P4, P5 = 9650029242287828579, 2870177450012600261
-
-
-def rotl(x, r):
-    return ((x << r) | (x >> (64 - r))) & M64
-
-
-def xxh64(data, seed=0):
-    def rnd(acc, lane):
-        return rotl((acc + lane * P2) & M64, 31) * P1 & M64
-
-    n, i = len(data), 0
-    if n >= 32:
-        v = [(seed + P1 + P2) & M64, (seed + P2) & M64, seed, (seed - P1) & M64]
-        while i + 32 <= n:
-            for j in range(4):
-                v[j] = rnd(v[j], struct.unpack_from("<Q", data, i + 8 * j)[0])
-            i += 32
-        h = (rotl(v[0], 1) + rotl(v[1], 7) + rotl(v[2], 12) + rotl(v[3], 18)) & M64
-        for lane in v:
-            h = ((h ^ rnd(0, lane)) * P1 + P4) & M64
-    else:
-        h = (seed + P5) & M64
-    h = (h + n) & M64
-    while i + 8 <= n:
-        h ^= rnd(0, struct.unpack_from("<Q", data, i)[0])
-        h = (rotl(h, 27) * P1 + P4) & M64
-        i += 8
-    if i + 4 <= n:
-        h ^= struct.unpack_from("<I", data, i)[0] * P1 & M64
-        h = (rotl(h, 23) * P2 + P3) & M64
-        i += 4
-    while i < n:
-        h ^= data[i] * P5 & M64
-        h = rotl(h, 11) * P1 & M64
-        i += 1
-    h ^= h >> 33
-    h = h * P2 & M64
-    h ^= h >> 29
-    h = h * P3 & M64
-    return h ^ (h >> 32)
-
-
-def canonical(value):
-    """docs/HASHING.md as the SQLite wrapper applies it."""
-    if isinstance(value, int):
-        return struct.pack("<q", value)
-    if isinstance(value, float):
-        if math.isnan(value):
-            return struct.pack("<Q", 0x7FF8000000000000)
-        if math.isfinite(value) and value == math.trunc(value) and -(2.0 ** 63) <= value < 2.0 ** 63:
-            return struct.pack("<q", int(value))
-        return struct.pack("<d", value)
-    if isinstance(value, str):
-        return value.encode("utf-8")
-    return bytes(value)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+from reference import build, canonical, xxh64  # noqa: E402
 
 
 def model_hash(value, seed=0):
     return xxh64(canonical(value), seed & M64)
 
 
-def fmix64(h):
-    h ^= h >> 33
-    h = h * 0xFF51AFD7ED558CCD & M64
-    h ^= h >> 33
-    h = h * 0xC4CEB9FE1A85EC53 & M64
-    return h ^ (h >> 33)
-
-
-def classic_bits(hash_, nbits, nhashes):
-    x, y = hash_, fmix64(hash_)
-    for i in range(nhashes):
-        yield (x * nbits) >> 64
-        x = (x + y) & M64
-        y = (y + i + 1) & M64
-
-
 def model_filter(values, capacity, fpr, seed=0):
     """bloom_empty(capacity, fpr, seed) with values added, as bytes."""
     nbits = math.ceil(-capacity * math.log(fpr) / math.log(2) ** 2)
     nhashes = min(32, max(1, round(nbits / capacity * math.log(2))))
-    bits = bytearray((nbits + 63) // 64 * 8)
-    for v in values:
-        for b in classic_bits(model_hash(v, seed), nbits, nhashes):
-            bits[b >> 3] |= 1 << (b & 7)
-    header = b"BLOM" + bytes([1, 0, 1, nhashes]) + bytes(8)
-    return header + struct.pack("<QQ", seed & M64, nbits) + bytes(bits)
+    return build(0, nbits, nhashes, seed & M64, values)
 
 
 def signed(u):

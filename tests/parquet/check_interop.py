@@ -7,41 +7,26 @@ in PostgreSQL.  Input: the JSON printed by write_parquet.mjs.
     pg_virtualenv -t -v 15 /usr/bin/python3 tests/parquet/check_interop.py OUT.json build/bloomfilter
 """
 import json
-import sqlite3
-import subprocess
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'tools'))
+from testlib import Checks, pg, sqlite_with_extension  # noqa: E402
 
 data = json.load(open(sys.argv[1]))
 EXT = sys.argv[2]
-passed = failed = 0
+check = Checks('parquet')
 
 # The values DuckDB wrote (write_parquet.mjs): 700 integers, 400 texts.
 INTS = sorted({(i % 700) * 37 - 5000 for i in range(700)})
 TEXTS = sorted({f'key-{i % 400}-é' for i in range(400)})
 
 
-def check(name, ok, detail=''):
-    global passed, failed
-    passed += bool(ok)
-    failed += not ok
-    print(f"{'ok  ' if ok else 'FAIL'} {name}{'' if ok else ': ' + str(detail)}")
-
-
-def pg(sql):
-    out = subprocess.run(['psql', '-X', '-At', '-q', '-v', 'ON_ERROR_STOP=1', '-c', sql],
-                         capture_output=True, text=True)
-    if out.returncode != 0:
-        raise RuntimeError(f'psql: {out.stderr.strip()}')
-    return out.stdout.strip()
-
-
 def sql_literal(v):
     return str(v) if isinstance(v, int) else "'" + v.replace("'", "''") + "'"
 
 
-db = sqlite3.connect(':memory:')
-db.enable_load_extension(True)
-db.load_extension(EXT)
+db = sqlite_with_extension(EXT)
 pg('DROP EXTENSION IF EXISTS bloomfilter CASCADE; CREATE EXTENSION bloomfilter;')
 
 for column, values, pg_type in (('k', INTS, 'int8'), ('t', TEXTS, 'text')):
@@ -84,5 +69,4 @@ for column, values, pg_type in (('k', INTS, 'int8'), ('t', TEXTS, 'text')):
     back = db.execute(f"SELECT lower(hex(bloom_to_parquet(bloom_from_parquet(X'{bitset}'))))").fetchone()[0]
     check(f'{column}: bloom_to_parquet(bloom_from_parquet(b)) = b', back == bitset)
 
-print(f'parquet: {passed} passed, {failed} failed')
-sys.exit(1 if failed else 0)
+sys.exit(check.finish())
