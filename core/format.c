@@ -165,9 +165,14 @@ bloom_status bloom_parse(const void *buf, size_t len, bloom_filter *out, bloom_e
         return st;
     /* Bits past nbits would make equal filters compare unequal and inflate
      * popcounts: the format says they are zero. */
-    for (uint64_t i = out->nbits; i < out->nbytes * 8; i++)
-        if (out->bits[i >> 3] & (1u << (i & 7)))
-            return bloom_fail(err, BLOOM_E_FORMAT, "padding bit %" PRIu64 " past nbits %" PRIu64
-                              " is set", i, out->nbits);
+    uint64_t first = out->nbits >> 3; /* the byte holding bit nbits */
+    for (uint64_t i = first; i < out->nbytes; i++) {
+        unsigned keep = i == first ? (1u << (out->nbits & 7)) - 1 : 0;
+        unsigned padding = out->bits[i] & ~keep & 0xffu;
+        if (padding)
+            return bloom_fail(err, BLOOM_E_FORMAT,
+                              "padding bit %" PRIu64 " past nbits %" PRIu64 " is set",
+                              i * 8 + (uint64_t)__builtin_ctz(padding), out->nbits);
+    }
     return bloom_ok(err);
 }

@@ -19,13 +19,6 @@ void bloom_canonical_int64(int64_t value, uint8_t out[8])
     store_le64(out, (uint64_t)value);
 }
 
-uint64_t bloom_hash_int64(int64_t value, uint64_t seed)
-{
-    uint8_t bytes[8];
-    bloom_canonical_int64(value, bytes);
-    return XXH64(bytes, sizeof bytes, seed);
-}
-
 void bloom_canonical_double(double value, uint8_t out[8])
 {
     /* 2^63 is exact in binary64; every integral double in [-2^63, 2^63)
@@ -46,5 +39,5 @@ uint64_t bloom_hash_double(double value, uint64_t seed)
 {
     uint8_t bytes[8];
     bloom_canonical_double(value, bytes);
-    return XXH64(bytes, sizeof bytes, seed);
+    return bloom_hash_lane(load_le64(bytes), seed);
 }

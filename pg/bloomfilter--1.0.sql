@@ -166,6 +166,14 @@ CREATE FUNCTION bloom_version() RETURNS text
     AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_version() IS 'version of the loaded bloomfilter library';
 
+-- SQLite's bloom_ref passes a stored filter to bloom_contains by reference
+-- instead of copying it per row; here a stored filter is already detoasted
+-- once per call site, so bloom_ref is the filter itself (an inlined SQL
+-- function): the same Bloom-join query text runs on both engines.
+CREATE FUNCTION bloom_ref(bloom) RETURNS bloom
+    AS 'SELECT $1' LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_ref(bloom) IS 'the filter itself, for Bloom-join queries written for both engines (in SQLite it avoids a per-row copy)';
+
 CREATE FUNCTION bloom_from_parquet(bytea) RETURNS bloom
     AS 'MODULE_PATHNAME', 'pg_bloom_from_parquet' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_from_parquet(bytea) IS 'blocked filter from the bitset of a Parquet split-block Bloom filter';

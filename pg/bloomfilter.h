@@ -143,60 +143,14 @@ typedef struct BloomHasher
 extern void bloom_hasher_init(BloomHasher *h, FunctionCallInfo fcinfo, int argno);
 extern uint64 bloom_hash_datum(BloomHasher *h, Datum value, uint64 seed);
 
-/* Enable the inline int64 hash if it agrees with the core (module load). */
-extern void bloom_hash_selfcheck(void);
-extern bool bloom_fast_int64_ok;
-
-/*
- * The hot path of every integer: XXH64 of the 8 canonical (little-endian)
- * bytes of an int64, written out for exactly 8 bytes, whose only lane is the
- * value itself.  The core's bloom_hash_int64 computes the same through the
- * general XXH64, a measurable share of a probe.  bloom_hash_selfcheck()
- * compares both at load time and the core is used on any difference; the
- * regression tests compare them on thousands of values.
- */
-static inline uint64
-bloom_rotl64(uint64 x, int r)
-{
-	return (x << r) | (x >> (64 - r));
-}
-
-static inline uint64
-bloom_xxh64_of_int64(int64 value, uint64 seed)
-{
-	const uint64 p1 = UINT64CONST(0x9E3779B185EBCA87),
-				p2 = UINT64CONST(0xC2B2AE3D27D4EB4F),
-				p3 = UINT64CONST(0x165667B19E3779F9),
-				p4 = UINT64CONST(0x85EBCA77C2B2AE63),
-				p5 = UINT64CONST(0x27D4EB2F165667C5);
-	uint64		h = seed + p5 + 8;
-
-	h ^= bloom_rotl64((uint64) value * p2, 31) * p1;
-	h = bloom_rotl64(h, 27) * p1 + p4;
-	h ^= h >> 33;
-	h *= p2;
-	h ^= h >> 29;
-	h *= p3;
-	h ^= h >> 32;
-	return h;
-}
-
-static inline uint64
-bloom_hash_int64_fast(int64 value, uint64 seed)
-{
-	if (likely(bloom_fast_int64_ok))
-		return bloom_xxh64_of_int64(value, seed);
-	return bloom_hash_int64(value, seed);
-}
-
 /* bloom_hash_datum with the integer kinds inlined. */
 static inline uint64
 bloom_hash_value(BloomHasher *h, Datum value, uint64 seed)
 {
 	if (h->kind == BLOOM_HK_INT8)
-		return bloom_hash_int64_fast(DatumGetInt64(value), seed);
+		return bloom_hash_int64(DatumGetInt64(value), seed);
 	if (h->kind == BLOOM_HK_INT4)
-		return bloom_hash_int64_fast(DatumGetInt32(value), seed);
+		return bloom_hash_int64(DatumGetInt32(value), seed);
 	return bloom_hash_datum(h, value, seed);
 }
 

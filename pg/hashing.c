@@ -29,36 +29,6 @@
 
 PG_FUNCTION_INFO_V1(bloom_hash);
 
-/*
- * The hot path of every integer: XXH64 of the 8 canonical (little-endian)
- * bytes of an int64, written out for exactly 8 bytes, whose lane is the
- * value itself.  The core's bloom_hash_int64 computes the same through the
- * general XXH64 (a measurable share of a probe); bloom_hash_selfcheck()
- * compares both at load time and falls back to the core on any difference,
- * and the regression tests compare them on a range of values.
- */
-bool		bloom_fast_int64_ok = false;
-
-static inline uint64
-hash_int64(int64 value, uint64 seed)
-{
-	return bloom_hash_int64_fast(value, seed);
-}
-
-void
-bloom_hash_selfcheck(void)
-{
-	static const int64 values[] = {0, 1, -1, 42, PG_INT64_MIN, PG_INT64_MAX, 123456789012345};
-	static const uint64 seeds[] = {0, 1, UINT64CONST(0xFFFFFFFFFFFFFFFF), 987654321};
-	bool		ok = true;
-
-	for (size_t i = 0; i < lengthof(values); i++)
-		for (size_t j = 0; j < lengthof(seeds); j++)
-			if (bloom_xxh64_of_int64(values[i], seeds[j]) != bloom_hash_int64(values[i], seeds[j]))
-				ok = false;
-	bloom_fast_int64_ok = ok;
-}
-
 void
 bloom_hasher_init(BloomHasher *h, FunctionCallInfo fcinfo, int argno)
 {
@@ -195,15 +165,15 @@ bloom_hash_datum(BloomHasher *h, Datum value, uint64 seed)
 	switch (h->kind)
 	{
 		case BLOOM_HK_INT8:
-			return hash_int64(DatumGetInt64(value), seed);
+			return bloom_hash_int64(DatumGetInt64(value), seed);
 		case BLOOM_HK_INT4:
-			return hash_int64(DatumGetInt32(value), seed);
+			return bloom_hash_int64(DatumGetInt32(value), seed);
 		case BLOOM_HK_INT2:
-			return hash_int64(DatumGetInt16(value), seed);
+			return bloom_hash_int64(DatumGetInt16(value), seed);
 		case BLOOM_HK_BOOL:
-			return hash_int64(DatumGetBool(value) ? 1 : 0, seed);
+			return bloom_hash_int64(DatumGetBool(value) ? 1 : 0, seed);
 		case BLOOM_HK_OID:
-			return hash_int64((int64) DatumGetObjectId(value), seed);
+			return bloom_hash_int64((int64) DatumGetObjectId(value), seed);
 		case BLOOM_HK_FLOAT4:
 			return bloom_hash_double((double) DatumGetFloat4(value), seed);
 		case BLOOM_HK_FLOAT8:

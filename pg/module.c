@@ -54,7 +54,6 @@ _PG_init(void)
 							 BLOOM_LAYOUT_CLASSIC, layout_options,
 							 PGC_USERSET, 0,
 							 NULL, NULL, NULL);
-	bloom_hash_selfcheck();
 #if PG_VERSION_NUM >= 150000
 	MarkGUCPrefixReserved("bloomfilter");
 #else

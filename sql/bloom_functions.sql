@@ -69,6 +69,11 @@ FROM members, bloom_info(f);
 SELECT bloom_version();
 SELECT extversion = bloom_version() FROM pg_extension WHERE extname = 'bloomfilter';
 
+-- bloom_ref: the filter itself, so SQLite's Bloom-join text runs here too
+SELECT bloom_ref(f) = f AS same_filter, bloom_ref(NULL::bloom) IS NULL AS null_in_null_out FROM members;
+SELECT count(*) AS found FROM generate_series(1, 20) g
+WHERE bloom_contains((SELECT bloom_ref(f) FROM members), g);
+
 -- Parquet: a blocked seed-0 filter's bits are a split-block bitset
 CREATE TABLE pq AS
 SELECT bloom_union_agg(bloom_add(bloom_empty(100, 0.01, 0, 'blocked'), g)) AS f FROM generate_series(1, 100) g;

@@ -15,6 +15,23 @@ static void test_xxh64_reference_values(void)
     CHECK(bloom_hash_bytes("abc", 3, 1) != bloom_hash_bytes("abc", 3, 0));
 }
 
+static void test_one_lane_hash_is_xxh64(void)
+{
+    /* bloom_hash_lane is XXH64 of 8 bytes written out: check it against
+     * the general XXH64 of the canonical bytes, many values and seeds. */
+    const uint64_t seeds[] = {0, 1, 42, UINT64_MAX, UINT64_C(0x8000000000000000)};
+    for (int s = 0; s < 5; s++)
+        for (uint64_t i = 0; i < 20000; i++) {
+            int64_t v = (int64_t)key_at(s, i) >> (i % 64);
+            uint8_t b[8];
+            bloom_canonical_int64(v, b);
+            CHECK(bloom_hash_int64(v, seeds[s]) == bloom_hash_bytes(b, 8, seeds[s]));
+            double d = (double)v / 7.0;
+            bloom_canonical_double(d, b);
+            CHECK(bloom_hash_double(d, seeds[s]) == bloom_hash_bytes(b, 8, seeds[s]));
+        }
+}
+
 static void test_int64_canonical_bytes(void)
 {
     uint8_t b[8];
@@ -71,6 +88,7 @@ static void test_bytes_are_bytes(void)
 
 const test_case hash_tests[] = {
     {"hash: XXH64 reference values", test_xxh64_reference_values},
+    {"hash: one-lane hash equals XXH64", test_one_lane_hash_is_xxh64},
     {"hash: int64 canonical bytes", test_int64_canonical_bytes},
     {"hash: integral doubles hash as integers", test_integral_doubles_hash_as_integers},
     {"hash: fractions, NaN, infinities", test_fractions_and_specials},
