@@ -30,9 +30,9 @@ typedef struct run {
 
 enum {
     FRONT_MIN_SLOTS = 8,
-    FRONT_MAX_SLOTS = 1 << 18,   /* 2 MiB: grown to only by that many distinct values */
+    FRONT_MAX_SLOTS = 1 << 12,   /* 32 KiB: stays in L1 beside a table scan */
     FRONT_SPILL_SLOTS = 1 << 12, /* 32 KiB window once spilling */
-    SPLIT_AT = 1 << 14,          /* distinct hashes in one run before splitting */
+    SPLIT_AT = 1 << 20,          /* distinct hashes in one run (8 MiB) before splitting */
     NRUNS = 256,
     /* Up to this many distinct values, candidate sizes are built and their
      * actual false-positive rate checked; above it, the rate is within a
@@ -50,6 +50,8 @@ struct bloom_builder {
     size_t front_slots, front_used;
     bool front_zero;
     bool spilling; /* the front is the small window */
+    bool bypass;   /* repeats are rare: hashes go straight to the runs */
+    uint64_t front_hits; /* repeats the front absorbed since its last spill */
     run *runs;     /* NULL, then 1 run, then NRUNS runs by top byte */
     unsigned nruns;
     /* compaction scratch, kept: fresh memory costs a page fault per 4 KiB
@@ -395,6 +397,13 @@ static bloom_status front_full(bloom_builder *b, bloom_error *err)
 {
     if (!b->spilling && b->front_slots < FRONT_MAX_SLOTS)
         return front_resize(b, b->front_slots * 2, err);
+    /* Fewer repeats than new values since the last spill: the column has
+     * more distinct values than the front holds, and a probe there only
+     * delays the append (1.8x sum() instead of 1.4x at 10^5 distinct
+     * values in PostgreSQL).  The runs deduplicate on their own. */
+    if (b->front_hits < b->front_used)
+        b->bypass = true;
+    b->front_hits = 0;
     bloom_status st = spill(b, err);
     if (st == BLOOM_OK && !b->spilling) {
         /* the set outgrew the cache: from now on a small window in front
@@ -411,6 +420,8 @@ static bloom_status front_full(bloom_builder *b, bloom_error *err)
 bloom_status bloom_builder_add_hash(bloom_builder *b, uint64_t hash, bloom_error *err)
 {
     b->sized = false;
+    if (b->bypass)
+        return store(b, hash, err);
     if (hash == 0) {
         b->front_zero = true;
         return BLOOM_OK;
@@ -423,8 +434,10 @@ bloom_status bloom_builder_add_hash(bloom_builder *b, uint64_t hash, bloom_error
     size_t mask = b->front_slots - 1, i = front_slot(hash, b->front_slots);
     for (;;) {
         uint64_t there = b->front[i];
-        if (there == hash)
+        if (there == hash) {
+            b->front_hits++;
             return BLOOM_OK;
+        }
         if (there == 0)
             break;
         i = (i + 1) & mask;
