@@ -10,6 +10,8 @@
 #   count(*) WHERE bloom_contains(f, x), f read from a table (TOASTed),
 #                                   vs count(*) WHERE hashint8(x) <> 0
 #                                      100k-, 1M- and 10M-element filters
+#   both layouts                    bloom_agg and the probe at 10M distinct, blocked
+#                                      next to classic (bloomfilter.default_layout)
 #   Bloom join recipe               vs the plain hash semi-join
 #                                      10M-row fact table, 1%-selective dimension
 set -eu
@@ -21,12 +23,19 @@ psql <<SQL
 CREATE EXTENSION IF NOT EXISTS bloomfilter;
 CREATE EXTENSION IF NOT EXISTS hll;
 DROP TABLE IF EXISTS t, filters, fact, dim;
+DROP FUNCTION IF EXISTS bloom_agg_blocked_y();
 -- x: 100k distinct values; y: every row distinct
 CREATE TABLE t AS SELECT (g % 100000)::int8 AS x, g::int8 AS y FROM generate_series(1, $ROWS) g;
 CREATE TABLE filters (n int8 PRIMARY KEY, f bloom);
 INSERT INTO filters SELECT 100000, bloom_agg(g::int8) FROM generate_series(1, 100000) g;
 INSERT INTO filters SELECT 1000000, bloom_agg(g::int8) FROM generate_series(1, 1000000) g;
 INSERT INTO filters SELECT 10000000, bloom_agg(g::int8) FROM generate_series(1, 10000000) g;
+-- the same 10M values in the blocked layout (n < 0 marks it)
+SET bloomfilter.default_layout = 'blocked';
+INSERT INTO filters SELECT -10000000, bloom_agg(g::int8) FROM generate_series(1, 10000000) g;
+RESET bloomfilter.default_layout;
+CREATE FUNCTION bloom_agg_blocked_y() RETURNS bloom LANGUAGE sql
+    SET bloomfilter.default_layout = 'blocked' AS 'SELECT bloom_agg(y) FROM t';
 -- Bloom join: fact keys over 1M dimension rows, 1% of them selected
 CREATE TABLE dim AS SELECT g::int8 AS k, g % 100 = 0 AS selected, 'name ' || g AS name FROM generate_series(0, 999999) g;
 CREATE TABLE fact AS SELECT g::int8 AS id, (hashint8(g) & 1048575) % 1000000 AS k, g % 1000 AS amount FROM generate_series(1, $ROWS) g;
@@ -45,12 +54,14 @@ INSERT INTO queries (name, query, baseline) VALUES
   ('bloom_agg(x, 100000, 0.01), 100k distinct', 'SELECT bloom_agg(x, 100000, 0.01) FROM t', 'sum(x), 100k distinct'),
   ('sum(y), 10M distinct', 'SELECT sum(y) FROM t', NULL),
   ('bloom_agg(y), 10M distinct', 'SELECT bloom_agg(y) FROM t', 'sum(y), 10M distinct'),
+  ('bloom_agg(y), 10M distinct, blocked layout', 'SELECT bloom_agg_blocked_y()', 'sum(y), 10M distinct'),
   ('hll_add_agg(hll_hash_bigint(y)), 10M distinct', 'SELECT hll_add_agg(hll_hash_bigint(y)) FROM t', 'sum(y), 10M distinct'),
   ('count(*) WHERE hashint8(x) <> 0', 'SELECT count(*) FROM t WHERE hashint8(x) <> 0', NULL),
   ('count(*) WHERE bloom_contains(f, x), f 100k, all members', 'SELECT count(*) FROM t WHERE bloom_contains((SELECT f FROM filters WHERE n = 100000), x)', 'count(*) WHERE hashint8(x) <> 0'),
   ('count(*) WHERE bloom_contains(f, y), f 100k, 1% members', 'SELECT count(*) FROM t WHERE bloom_contains((SELECT f FROM filters WHERE n = 100000), y)', 'count(*) WHERE hashint8(x) <> 0'),
   ('count(*) WHERE bloom_contains(f, y), f 1M, 10% members', 'SELECT count(*) FROM t WHERE bloom_contains((SELECT f FROM filters WHERE n = 1000000), y)', 'count(*) WHERE hashint8(x) <> 0'),
   ('count(*) WHERE bloom_contains(f, y), f 10M, all members', 'SELECT count(*) FROM t WHERE bloom_contains((SELECT f FROM filters WHERE n = 10000000), y)', 'count(*) WHERE hashint8(x) <> 0'),
+  ('count(*) WHERE bloom_contains(f, y), f 10M blocked, all members', 'SELECT count(*) FROM t WHERE bloom_contains((SELECT f FROM filters WHERE n = -10000000), y)', 'count(*) WHERE hashint8(x) <> 0'),
   ('hash semi-join (fact 10M, dim 1%)', 'SELECT count(*), sum(amount) FROM fact f WHERE f.k IN (SELECT k FROM dim WHERE selected)', NULL),
   ('Bloom join recipe (fact 10M, dim 1%)', 'SELECT count(*), sum(amount) FROM fact f WHERE bloom_contains((SELECT bloom_agg(k) FROM dim WHERE selected), f.k) AND f.k IN (SELECT k FROM dim WHERE selected)', 'hash semi-join (fact 10M, dim 1%)');
 -- warm the cache
