@@ -242,6 +242,24 @@ bloom_agg_fixed_trans(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(state);
 }
 
+/* Combine the filter argument into the state with op (union or intersect). */
+static Datum
+combine_into_state(FunctionCallInfo fcinfo,
+				   bloom_status (*op) (bloom_filter *, const bloom_filter *, bloom_error *),
+				   const char *what)
+{
+	BloomCallCache *cache = bloom_call_cache(fcinfo);
+	bloom_filter dst,
+				src;
+	struct varlena *state = writable_state(fcinfo, AggCheckCallContext(fcinfo, NULL) != 0, &dst);
+	bloom_error err;
+
+	bloom_read_arg(fcinfo, 1, &cache->args[1], &src);
+	if (op(&dst, &src, &err) != BLOOM_OK)
+		bloom_raise(&err, BLOOM_SOURCE_STORED, what);
+	PG_RETURN_POINTER(state);
+}
+
 /*
  * bloom_union_agg_trans(state bloom, value bloom) -> bloom (strict); also
  * the combine function of bloom_union_agg and of the fixed-size bloom_agg.
@@ -249,30 +267,12 @@ bloom_agg_fixed_trans(PG_FUNCTION_ARGS)
 Datum
 bloom_union_agg_trans(PG_FUNCTION_ARGS)
 {
-	BloomCallCache *cache = bloom_call_cache(fcinfo);
-	bloom_filter dst,
-				src;
-	struct varlena *state = writable_state(fcinfo, AggCheckCallContext(fcinfo, NULL) != 0, &dst);
-	bloom_error err;
-
-	bloom_read_arg(fcinfo, 1, &cache->args[1], &src);
-	if (bloom_union_into(&dst, &src, &err) != BLOOM_OK)
-		bloom_raise(&err, BLOOM_SOURCE_STORED, "union");
-	PG_RETURN_POINTER(state);
+	return combine_into_state(fcinfo, bloom_union_into, "union");
 }
 
 /* bloom_intersect_agg_trans(state bloom, value bloom) -> bloom (strict) */
 Datum
 bloom_intersect_agg_trans(PG_FUNCTION_ARGS)
 {
-	BloomCallCache *cache = bloom_call_cache(fcinfo);
-	bloom_filter dst,
-				src;
-	struct varlena *state = writable_state(fcinfo, AggCheckCallContext(fcinfo, NULL) != 0, &dst);
-	bloom_error err;
-
-	bloom_read_arg(fcinfo, 1, &cache->args[1], &src);
-	if (bloom_intersect_into(&dst, &src, &err) != BLOOM_OK)
-		bloom_raise(&err, BLOOM_SOURCE_STORED, "intersect");
-	PG_RETURN_POINTER(state);
+	return combine_into_state(fcinfo, bloom_intersect_into, "intersect");
 }
