@@ -46,5 +46,8 @@ $sudo apt-get update -qq
 $sudo mkdir -p /etc/postgresql-common
 grep -qs '^create_main_cluster' /etc/postgresql-common/createcluster.conf ||
     echo 'create_main_cluster = false' | $sudo tee -a /etc/postgresql-common/createcluster.conf >/dev/null
-$sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+# CI has no standard input: a changed config file (ours above) must never
+# stop dpkg at a question.
+$sudo apt-get install -y -qq --no-install-recommends \
+    -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold $missing >/dev/null
 echo "install-deps: done"
