@@ -165,11 +165,15 @@ static int filter_bytes(sqlite3_context *ctx, sqlite3_value *v, const char *fn,
     return BF_OK;
 }
 
-int bf_filter_value(sqlite3_context *ctx, sqlite3_value *v, const char *fn, bloom_filter *out)
+/* A filter from a value: a bloom_ref's parsed view, or the blob validated
+ * here (*from_blob then says so, for callers that cache the result). */
+static int read_filter(sqlite3_context *ctx, sqlite3_value *v, const char *fn,
+                       bloom_filter *out, int *from_blob)
 {
     const uint8_t *p = NULL;
     const bloom_filter *parsed;
     int n = 0;
+    *from_blob = 0;
     int rc = filter_bytes(ctx, v, fn, &p, &n, &parsed);
     if (rc != BF_OK)
         return rc;
@@ -182,7 +186,14 @@ int bf_filter_value(sqlite3_context *ctx, sqlite3_value *v, const char *fn, bloo
         bf_core_error(ctx, fn, &err);
         return BF_ERROR;
     }
+    *from_blob = 1;
     return BF_OK;
+}
+
+int bf_filter_value(sqlite3_context *ctx, sqlite3_value *v, const char *fn, bloom_filter *out)
+{
+    int from_blob;
+    return read_filter(ctx, v, fn, out, &from_blob);
 }
 
 int bf_filter_arg(sqlite3_context *ctx, sqlite3_value **argv, int i, const char *fn,
@@ -200,21 +211,10 @@ int bf_filter_arg(sqlite3_context *ctx, sqlite3_value **argv, int i, const char 
             return BF_OK;
         }
     }
-    const uint8_t *p = NULL;
-    const bloom_filter *parsed;
-    int n = 0;
-    int rc = filter_bytes(ctx, argv[i], fn, &p, &n, &parsed);
-    if (rc != BF_OK)
+    int from_blob;
+    int rc = read_filter(ctx, argv[i], fn, out, &from_blob);
+    if (rc != BF_OK || !from_blob)
         return rc;
-    if (parsed != NULL) {
-        *out = *parsed;
-        return BF_OK;
-    }
-    bloom_error err;
-    if (bloom_parse(p, (size_t)n, out, &err) != BLOOM_OK) {
-        bf_core_error(ctx, fn, &err);
-        return BF_ERROR;
-    }
     filter_cache *cache = sqlite3_malloc(sizeof *cache);
     if (cache != NULL) { /* without a cache the next call parses again */
         cache->view = *out;
