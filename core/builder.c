@@ -4,15 +4,13 @@
  *
  * It keeps every distinct 64-bit hash, in two tiers that both stay in cache
  * per row:
- * - a front hash set (open addressing) absorbs repeats; it grows with the
- *   data up to FRONT_MAX_SLOTS (2 MiB), which holds every distinct value of
- *   most columns, so a row costs one probe;
- * - past that, the set is spilled into sorted runs and shrinks to a 32 KiB
- *   window that is spilled whenever half full.  Runs are split by the top
- *   byte of the hash into 256 once large, so sorting and merging one run
- *   stays in cache.  A run is compacted (radix-sorted, deduplicated, merged
- *   into its sorted prefix) when full, and grows only when that frees less
- *   than half.
+ * - a front hash set (open addressing, up to FRONT_MAX_SLOTS: 32 KiB, in L1
+ *   beside a table scan) absorbs repeats; when half full it is spilled into
+ *   the runs, and once repeats are rare it steps aside for good;
+ * - sorted runs: a run is compacted (radix-sorted, deduplicated, merged
+ *   into its sorted prefix) when full and grows only when that frees less
+ *   than half; past SPLIT_AT hashes it is split into 256 runs by the top
+ *   byte of the hash, so each compaction stays in cache.
  * The final filter is a function of the set of hashes alone, so partial
  * builders merged in any order give the serial result bit for bit.
  */
@@ -31,7 +29,6 @@ typedef struct run {
 enum {
     FRONT_MIN_SLOTS = 8,
     FRONT_MAX_SLOTS = 1 << 12,   /* 32 KiB: stays in L1 beside a table scan */
-    FRONT_SPILL_SLOTS = 1 << 12, /* 32 KiB window once spilling */
     SPLIT_AT = 1 << 20,          /* distinct hashes in one run (8 MiB) before splitting */
     NRUNS = 256,
     /* Up to this many distinct values, candidate sizes are built and their
@@ -49,7 +46,6 @@ struct bloom_builder {
     uint64_t *front; /* 0 marks a free slot; the hash 0 is front_zero */
     size_t front_slots, front_used;
     bool front_zero;
-    bool spilling; /* the front is the small window */
     bool bypass;   /* repeats are rare: hashes go straight to the runs */
     uint64_t front_hits; /* repeats the front absorbed since its last spill */
     run *runs;     /* NULL, then 1 run, then NRUNS runs by top byte */
@@ -395,7 +391,7 @@ static bloom_status spill(bloom_builder *b, bloom_error *err)
 
 static bloom_status front_full(bloom_builder *b, bloom_error *err)
 {
-    if (!b->spilling && b->front_slots < FRONT_MAX_SLOTS)
+    if (b->front_slots < FRONT_MAX_SLOTS)
         return front_resize(b, b->front_slots * 2, err);
     /* Fewer repeats than new values since the last spill: the column has
      * more distinct values than the front holds, and a probe there only
@@ -404,17 +400,7 @@ static bloom_status front_full(bloom_builder *b, bloom_error *err)
     if (b->front_hits < b->front_used)
         b->bypass = true;
     b->front_hits = 0;
-    bloom_status st = spill(b, err);
-    if (st == BLOOM_OK && !b->spilling) {
-        /* the set outgrew the cache: from now on a small window in front
-         * of the runs, which stay in cache one at a time */
-        b->spilling = true;
-        release(b, b->front);
-        b->front = NULL;
-        b->front_slots = 0;
-        st = front_resize(b, FRONT_SPILL_SLOTS, err);
-    }
-    return st;
+    return spill(b, err);
 }
 
 bloom_status bloom_builder_add_hash(bloom_builder *b, uint64_t hash, bloom_error *err)
