@@ -40,55 +40,15 @@ static inline void store_le64(uint8_t *p, uint64_t v)
         p[i] = (uint8_t)(v >> (8 * i));
 }
 
-static inline uint32_t load_le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static inline void store_le32(uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
 static inline uint16_t load_le16(const uint8_t *p)
 {
     return (uint16_t)(p[0] | p[1] << 8);
 }
 
-/* floor(a * b / 2^64): maps a uniform 64-bit value onto [0, b) without a
- * division (Lemire's multiply-shift). */
-static inline uint64_t mulhi64(uint64_t a, uint64_t b)
-{
-#if defined(__SIZEOF_INT128__)
-    __extension__ typedef unsigned __int128 u128;
-    return (uint64_t)(((u128)a * b) >> 64);
-#else
-    uint64_t a_lo = (uint32_t)a, a_hi = a >> 32, b_lo = (uint32_t)b, b_hi = b >> 32;
-    uint64_t lo_lo = a_lo * b_lo, hi_lo = a_hi * b_lo, lo_hi = a_lo * b_hi, hi_hi = a_hi * b_hi;
-    uint64_t cross = (lo_lo >> 32) + (uint32_t)hi_lo + lo_hi;
-    return hi_hi + (hi_lo >> 32) + (cross >> 32);
-#endif
-}
-
-/* The second hash of enhanced double hashing: MurmurHash3's 64-bit
- * finalizer, a bijection, so it is as well spread as the first. */
-static inline uint64_t second_hash(uint64_t h)
-{
-    h ^= h >> 33;
-    h *= UINT64_C(0xff51afd7ed558ccd);
-    h ^= h >> 33;
-    h *= UINT64_C(0xc4ceb9fe1a85ec53);
-    h ^= h >> 33;
-    return h;
-}
-
 #if defined(__GNUC__) || defined(__clang__)
 #define BLOOM_PREFETCH_WRITE(p) __builtin_prefetch((p), 1, 1)
-#define BLOOM_LIKELY(x) __builtin_expect(!!(x), 1)
 #else
 #define BLOOM_PREFETCH_WRITE(p) ((void)(p))
-#define BLOOM_LIKELY(x) (x)
 #endif
 
 #if defined(__GNUC__) || defined(__clang__)

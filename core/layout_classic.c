@@ -7,6 +7,33 @@
 
 #include <math.h>
 
+/* floor(a * b / 2^64): maps a uniform 64-bit value onto [0, b) without a
+ * division (Lemire's multiply-shift). */
+static inline uint64_t mulhi64(uint64_t a, uint64_t b)
+{
+#if defined(__SIZEOF_INT128__)
+    __extension__ typedef unsigned __int128 u128;
+    return (uint64_t)(((u128)a * b) >> 64);
+#else
+    uint64_t a_lo = (uint32_t)a, a_hi = a >> 32, b_lo = (uint32_t)b, b_hi = b >> 32;
+    uint64_t lo_lo = a_lo * b_lo, hi_lo = a_hi * b_lo, lo_hi = a_lo * b_hi, hi_hi = a_hi * b_hi;
+    uint64_t cross = (lo_lo >> 32) + (uint32_t)hi_lo + lo_hi;
+    return hi_hi + (hi_lo >> 32) + (cross >> 32);
+#endif
+}
+
+/* The second hash of enhanced double hashing: MurmurHash3's 64-bit
+ * finalizer, a bijection, so it is as well spread as the first. */
+static inline uint64_t second_hash(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= UINT64_C(0xff51afd7ed558ccd);
+    h ^= h >> 33;
+    h *= UINT64_C(0xc4ceb9fe1a85ec53);
+    h ^= h >> 33;
+    return h;
+}
+
 static inline void set_bit(uint8_t *bits, uint64_t i)
 {
     bits[i >> 3] |= (uint8_t)(1u << (i & 7));

@@ -13,6 +13,7 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "lib/stringinfo.h"
 #include "bloom.h"
 
 /* ---- settings (module.c) ---- */
@@ -56,9 +57,11 @@ extern void bloom_check_payload_size(uint64 size, const char *what);
 /* The allocator the core's builder uses: palloc in ctx, huge allowed. */
 extern void bloom_pg_allocator(bloom_allocator *alloc, MemoryContext ctx);
 
-/* ---- hex text form shared by bloom and bloom_builder (type.c) ---- */
+/* ---- text and binary forms shared by bloom and bloom_builder (type.c) ---- */
 extern bytea *bloom_hex_decode(const char *str, const char *type_name);
 extern char *bloom_hex_encode(const char *data, Size len);
+/* The rest of a binary message as a new varlena (not yet validated). */
+extern struct varlena *bloom_recv_bytes(StringInfo buf);
 
 /* ---- reading bloom arguments (type.c) ---- */
 

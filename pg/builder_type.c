@@ -14,7 +14,6 @@
  */
 #include "bloomfilter.h"
 
-#include "libpq/pqformat.h"
 #include "utils/expandeddatum.h"
 #include "utils/memutils.h"
 
@@ -197,13 +196,8 @@ bloom_builder_out(PG_FUNCTION_ARGS)
 Datum
 bloom_builder_recv(PG_FUNCTION_ARGS)
 {
-	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
-	int			len = buf->len - buf->cursor;
-	struct varlena *result = palloc(VARHDRSZ + len);
-
-	SET_VARSIZE(result, VARHDRSZ + len);
-	pq_copymsgbytes(buf, VARDATA(result), len);
-	PG_RETURN_POINTER(validated(result, BLOOM_SOURCE_BINARY));
+	PG_RETURN_POINTER(validated(bloom_recv_bytes((StringInfo) PG_GETARG_POINTER(0)),
+								BLOOM_SOURCE_BINARY));
 }
 
 Datum

@@ -100,6 +100,17 @@ bloom_hex_encode(const char *data, Size len)
 	return out;
 }
 
+struct varlena *
+bloom_recv_bytes(StringInfo buf)
+{
+	int			len = buf->len - buf->cursor;
+	struct varlena *result = palloc(VARHDRSZ + len);
+
+	SET_VARSIZE(result, VARHDRSZ + len);
+	pq_copymsgbytes(buf, VARDATA(result), len);
+	return result;
+}
+
 /* ---- validation and argument access ---- */
 
 /* The format says bits past nbits are zero; checked in O(1). */
@@ -258,13 +269,10 @@ bloom_make(int layout, uint64 nbits, unsigned nhashes, uint64 seed, bloom_filter
 }
 
 /*
- * Work around a core problem: sizing a blocked filter searches the block
- * count by doubling from one block, and the model it evaluates costs
- * O(capacity / blocks), so a huge capacity runs for hours without a chance
- * to cancel.  Any filter needs at least capacity * log2(1 / fpr) bits; when
- * even that exceeds what a value can hold, the answer is "too large"
- * without asking the core.  (Proposed core fix in the report: start the
- * search near the classic size, and bound the model's loop.)
+ * Capacity checks before sizing.  For a blocked filter, any filter needs at
+ * least capacity * log2(1 / fpr) bits; when even that exceeds what a value
+ * can hold (1 GB, far below the core's 2^40-bit limit), refuse with that
+ * bound rather than size a filter that bloom_make would then refuse.
  */
 void
 bloom_check_capacity(int layout, int64 capacity, double fpr)
@@ -333,14 +341,10 @@ bloom_out(PG_FUNCTION_ARGS)
 Datum
 bloom_recv(PG_FUNCTION_ARGS)
 {
-	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
-	int			len = buf->len - buf->cursor;
-	struct varlena *result = palloc(VARHDRSZ + len);
+	struct varlena *result = bloom_recv_bytes((StringInfo) PG_GETARG_POINTER(0));
 	bloom_filter f;
 
-	SET_VARSIZE(result, VARHDRSZ + len);
-	pq_copymsgbytes(buf, VARDATA(result), len);
-	parse_input(VARDATA(result), len, BLOOM_SOURCE_BINARY, &f);
+	parse_input(VARDATA(result), VARSIZE(result) - VARHDRSZ, BLOOM_SOURCE_BINARY, &f);
 	PG_RETURN_POINTER(result);
 }
 
