@@ -195,6 +195,13 @@ uint64_t bloom_hash_double(double value, uint64_t seed);
 void bloom_canonical_double(double value, uint8_t out[8]);
 void bloom_canonical_int64(int64_t value, uint8_t out[8]);
 
+/* Ask the system to back the whole 2 MiB pages inside [ptr, ptr + size)
+ * with huge pages where it can (Linux transparent huge pages); a no-op
+ * elsewhere and for buffers without a whole huge page inside.
+ * For callers that allocate large filters: first-touch page faults and TLB
+ * misses dominate at that size. */
+void bloom_advise_huge_pages(void *ptr, size_t size);
+
 /* ---- the self-sizing builder ---- */
 
 typedef struct bloom_allocator {

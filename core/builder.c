@@ -6,11 +6,13 @@
  * per row:
  * - a front hash set (open addressing, up to FRONT_MAX_SLOTS: 32 KiB, in L1
  *   beside a table scan) absorbs repeats; when half full it is spilled into
- *   the runs, and once repeats are rare it steps aside for good;
- * - sorted runs: a run is compacted (radix-sorted, deduplicated, merged
- *   into its sorted prefix) when full and grows only when that frees less
- *   than half; past SPLIT_AT hashes it is split into 256 runs by the top
- *   byte of the hash, so each compaction stays in cache.
+ *   the partitions, and once repeats are rare it steps aside for good;
+ * - 256 partitions by the top byte of the hash, each a list of chunks that
+ *   a row appends to (one store; the 256 chunk tails stay in L1).  When a
+ *   partition has doubled since it was last deduplicated, its hashes go
+ *   through a hash set the size of that partition (in L2), which leaves it
+ *   sorted and distinct.  Chunks come from large slabs, backed by huge pages
+ *   where the system offers them, and are reused: growth never copies.
  * The final filter is a function of the set of hashes alone, so partial
  * builders merged in any order give the serial result bit for bit.
  */
@@ -19,24 +21,53 @@
 #include <inttypes.h>
 #include <math.h>
 
-typedef struct run {
-    uint64_t *hashes;
-    size_t count;    /* used slots */
-    size_t sorted;   /* hashes[0, sorted) is sorted and unique */
-    size_t capacity; /* allocated slots */
-} run;
-
 enum {
     FRONT_MIN_SLOTS = 8,
-    FRONT_MAX_SLOTS = 1 << 12,   /* 32 KiB: stays in L1 beside a table scan */
-    SPLIT_AT = 1 << 20,          /* distinct hashes in one run (8 MiB) before splitting */
-    NRUNS = 256,
+    FRONT_MAX_SLOTS = 1 << 12, /* 32 KiB: stays in L1 beside a table scan */
+    NPARTS = 256,              /* partitions, by the top byte of the hash */
+    CHUNK_MIN = 16,            /* hashes in a partition's first chunk */
+    CHUNK_CLASSES = 9,         /* chunk sizes double up to 16 << 8 = 4096 hashes (32 KiB) */
+    DEDUP_MIN = 64,            /* a partition is deduplicated from this many hashes on */
+    DEDUP_BUCKET = 2048,       /* hashes per sort after the spread: 16 KiB, in L1 */
+    SLAB_MIN = 64 << 10,
+    SLAB_MAX = 8 << 20,
     /* Up to this many distinct values, candidate sizes are built and their
      * actual false-positive rate checked; above it, the rate is within a
      * percent of the model's and one build suffices. */
     VERIFY_LIMIT = 1 << 16,
     STATE_HEADER_SIZE = 32
 };
+
+typedef struct chunk {
+    struct chunk *next;
+    uint32_t capacity; /* hashes */
+    uint32_t used;     /* hashes, for every chunk but its partition's last */
+    uint64_t hashes[];
+} chunk;
+
+typedef struct part {
+    chunk *first, *last;
+    uint64_t *cursor, *end; /* the free slots of last */
+    size_t before_last;     /* hashes in the chunks before last */
+    size_t settled;         /* count after the last dedup: equal to it means sorted, distinct */
+    size_t dedup_at;        /* dedup at the next chunk boundary from this count on */
+    unsigned nchunks;
+} part;
+
+typedef struct slab {
+    struct slab *next;
+    uint64_t align; /* chunks after the header stay 8-byte aligned */
+} slab;
+
+/* Where the hashes behind the front live: allocated on the first spill,
+ * so the many small builders of a GROUP BY never pay for it. */
+typedef struct store {
+    part parts[NPARTS];
+    chunk *free_chunks[CHUNK_CLASSES];
+    slab *slabs;
+    uint8_t *slab_cursor;
+    size_t slab_left, next_slab_size;
+} store;
 
 struct bloom_builder {
     bloom_allocator alloc;
@@ -46,12 +77,10 @@ struct bloom_builder {
     uint64_t *front; /* 0 marks a free slot; the hash 0 is front_zero */
     size_t front_slots, front_used;
     bool front_zero;
-    bool bypass;   /* repeats are rare: hashes go straight to the runs */
+    bool bypass;         /* repeats are rare: hashes go straight to the partitions */
     uint64_t front_hits; /* repeats the front absorbed since its last spill */
-    run *runs;     /* NULL, then 1 run, then NRUNS runs by top byte */
-    unsigned nruns;
-    /* compaction scratch, kept: fresh memory costs a page fault per 4 KiB
-     * (10 us each on the virtual machines measured) */
+    struct store *store; /* NULL until the front first spills */
+    /* dedup and sort scratch, kept across calls */
     void *scratch;
     size_t scratch_size;
     bool sized; /* nbits/nhashes below are valid for the current set */
@@ -63,7 +92,10 @@ static const uint8_t state_magic[4] = {'B', 'L', 'M', 'B'};
 
 static void *allocate(const bloom_builder *b, size_t size)
 {
-    return b->alloc.alloc(b->alloc.ctx, size);
+    void *p = b->alloc.alloc(b->alloc.ctx, size);
+    if (p != NULL)
+        bloom_advise_huge_pages(p, size);
+    return p;
 }
 
 static void release(const bloom_builder *b, void *ptr)
@@ -100,22 +132,18 @@ bloom_status bloom_builder_create(const bloom_allocator *alloc, int layout, doub
     return bloom_ok(err);
 }
 
-static void free_runs(bloom_builder *b)
-{
-    for (unsigned i = 0; b->runs && i < b->nruns; i++)
-        release(b, b->runs[i].hashes);
-    release(b, b->runs);
-    b->runs = NULL;
-    b->nruns = 0;
-}
-
 void bloom_builder_destroy(bloom_builder *b)
 {
     if (b == NULL)
         return;
+    for (slab *s = b->store ? b->store->slabs : NULL; s != NULL;) {
+        slab *next = s->next;
+        release(b, s);
+        s = next;
+    }
+    release(b, b->store);
     release(b, b->scratch);
     release(b, b->front);
-    free_runs(b);
     release(b, b);
 }
 
@@ -134,28 +162,22 @@ uint64_t bloom_builder_seed(const bloom_builder *b)
     return b->seed;
 }
 
-/* ---- runs: sorted, deduplicated arrays of hashes ---- */
-
-static bloom_status run_reserve(bloom_builder *b, run *r, size_t slots, bloom_error *err)
+static bloom_status reserve_scratch(bloom_builder *b, size_t size, bloom_error *err)
 {
-    if (slots <= r->capacity)
+    if (size <= b->scratch_size)
         return BLOOM_OK;
-    size_t capacity = r->capacity ? r->capacity : FRONT_MIN_SLOTS;
-    while (capacity < slots) {
-        if (capacity > SIZE_MAX / 16)
-            return bloom_fail(err, BLOOM_E_LIMIT, "too many distinct values for one builder");
-        capacity *= 2;
-    }
-    uint64_t *grown = allocate(b, capacity * sizeof *grown);
+    if (size < 2 * b->scratch_size)
+        size = 2 * b->scratch_size;
+    void *grown = allocate(b, size);
     if (grown == NULL)
-        return bloom_fail(err, BLOOM_E_NOMEM, "out of memory for %zu builder hashes", capacity);
-    if (r->count)
-        memcpy(grown, r->hashes, r->count * sizeof *grown);
-    release(b, r->hashes);
-    r->hashes = grown;
-    r->capacity = capacity;
+        return bloom_fail(err, BLOOM_E_NOMEM, "out of memory for %zu bytes of builder scratch", size);
+    release(b, b->scratch);
+    b->scratch = grown;
+    b->scratch_size = size;
     return BLOOM_OK;
 }
+
+/* ---- sorting: for the rare cases the dedup hash set does not cover ---- */
 
 static void insertion_sort(uint64_t *a, size_t n)
 {
@@ -168,45 +190,32 @@ static void insertion_sort(uint64_t *a, size_t n)
     }
 }
 
-/* LSD radix digits: 8 bits while the histogram would dominate, 11 bits
- * (6 passes) for large arrays. */
-static unsigned radix_digit_bits(size_t n)
-{
-    return n < (1u << 16) ? 8 : 11;
-}
+enum { RADIX_BITS = 8, RADIX_PASSES = 8 };
 
-/* Histogram slots radix_sort needs for n keys (they live in the caller's
- * scratch, not on the stack: a host thread's stack may be small). */
-static size_t radix_counts(size_t n)
+/* LSD radix sort of a[0, n) using tmp[0, n) and 2 KiB of counts on the
+ * stack; returns where the result is.  Passes in which every key has the
+ * same digit are skipped. */
+static uint64_t *radix_sort(uint64_t *a, uint64_t *tmp, size_t n)
 {
-    unsigned bits = radix_digit_bits(n);
-    return (size_t)((64 + bits - 1) / bits) << bits;
-}
-
-/* LSD radix sort of a[0, n) using tmp[0, n); returns where the result is.
- * Passes in which every key has the same digit (the top byte, within a
- * split run) are skipped. */
-static uint64_t *radix_sort(uint64_t *a, uint64_t *tmp, size_t *counts, size_t n)
-{
-    const unsigned digit_bits = radix_digit_bits(n);
-    const unsigned buckets = 1u << digit_bits, passes = (64 + digit_bits - 1) / digit_bits;
-    memset(counts, 0, sizeof(size_t) * passes * buckets);
+    enum { BUCKETS = 1 << RADIX_BITS };
+    size_t counts[RADIX_PASSES][BUCKETS];
+    memset(counts, 0, sizeof counts);
     for (size_t i = 0; i < n; i++)
-        for (unsigned p = 0; p < passes; p++)
-            counts[p * buckets + ((a[i] >> (p * digit_bits)) & (buckets - 1))]++;
+        for (unsigned p = 0; p < RADIX_PASSES; p++)
+            counts[p][(a[i] >> (p * RADIX_BITS)) & (BUCKETS - 1)]++;
     uint64_t *src = a, *dst = tmp;
-    for (unsigned p = 0; p < passes; p++) {
-        size_t *c = counts + p * buckets;
-        if (c[(src[0] >> (p * digit_bits)) & (buckets - 1)] == n)
+    for (unsigned p = 0; p < RADIX_PASSES && n > 0; p++) {
+        size_t *c = counts[p];
+        if (c[(src[0] >> (p * RADIX_BITS)) & (BUCKETS - 1)] == n)
             continue;
         size_t sum = 0;
-        for (unsigned d = 0; d < buckets; d++) {
+        for (unsigned d = 0; d < BUCKETS; d++) {
             size_t here = c[d];
             c[d] = sum;
             sum += here;
         }
         for (size_t i = 0; i < n; i++)
-            dst[c[(src[i] >> (p * digit_bits)) & (buckets - 1)]++] = src[i];
+            dst[c[(src[i] >> (p * RADIX_BITS)) & (BUCKETS - 1)]++] = src[i];
         uint64_t *swap = src;
         src = dst;
         dst = swap;
@@ -214,130 +223,280 @@ static uint64_t *radix_sort(uint64_t *a, uint64_t *tmp, size_t *counts, size_t n
     return src;
 }
 
-static size_t unique_into(const uint64_t *sorted, size_t n, uint64_t *out)
+/* Sort and deduplicate a[0, n) with tmp[0, n) beside it; the result is
+ * left at the start of a, and its length returned. */
+static size_t sort_unique(uint64_t *a, uint64_t *tmp, size_t n)
 {
+    const uint64_t *sorted = a;
+    if (n <= 32)
+        insertion_sort(a, n);
+    else
+        sorted = radix_sort(a, tmp, n);
     size_t u = 0;
     for (size_t i = 0; i < n; i++)
-        if (u == 0 || out[u - 1] != sorted[i])
-            out[u++] = sorted[i];
+        if (u == 0 || a[u - 1] != sorted[i])
+            a[u++] = sorted[i];
     return u;
 }
 
-/* Sort and deduplicate the unsorted tail, then merge it into the sorted
- * prefix from the back, dropping values present in both. */
-static bloom_status run_compact(bloom_builder *b, run *r, bloom_error *err)
+/* ---- chunks, carved from slabs ---- */
+
+static chunk *chunk_get(bloom_builder *b, unsigned cls, bloom_error *err)
 {
-    size_t prefix = r->sorted, tail = r->count - r->sorted;
+    store *st = b->store;
+    chunk *c = st->free_chunks[cls];
+    if (c != NULL) {
+        st->free_chunks[cls] = c->next;
+    } else {
+        size_t capacity = (size_t)CHUNK_MIN << cls, size = sizeof(chunk) + capacity * 8;
+        if (st->slab_left < size) {
+            size_t slab_size = st->next_slab_size;
+            if (slab_size < sizeof(slab) + size)
+                slab_size = sizeof(slab) + size;
+            slab *s = allocate(b, slab_size);
+            if (s == NULL) {
+                bloom_fail(err, BLOOM_E_NOMEM, "out of memory for %zu bytes of builder hashes",
+                           slab_size);
+                return NULL;
+            }
+            s->next = st->slabs;
+            st->slabs = s;
+            st->slab_cursor = (uint8_t *)(s + 1);
+            st->slab_left = slab_size - sizeof(slab);
+            if (st->next_slab_size < SLAB_MAX)
+                st->next_slab_size *= 2;
+        }
+        c = (chunk *)st->slab_cursor;
+        st->slab_cursor += size;
+        st->slab_left -= size;
+        c->capacity = (uint32_t)capacity;
+    }
+    c->next = NULL;
+    c->used = 0;
+    return c;
+}
+
+static void chunk_put(bloom_builder *b, chunk *c)
+{
+    unsigned cls = 0;
+    while (((size_t)CHUNK_MIN << cls) < c->capacity)
+        cls++;
+    c->next = b->store->free_chunks[cls];
+    b->store->free_chunks[cls] = c;
+}
+
+static size_t chunk_length(const part *p, const chunk *c)
+{
+    return c == p->last ? (size_t)(p->cursor - c->hashes) : c->used;
+}
+
+static size_t part_count(const part *p)
+{
+    return p->last ? p->before_last + (size_t)(p->cursor - p->last->hashes) : 0;
+}
+
+/* ---- partitions ---- */
+
+/* Rewrites a partition's chunks with the n hashes of src, releasing the
+ * chunks it no longer needs. */
+static void part_rewrite(bloom_builder *b, part *p, const uint64_t *src, size_t n)
+{
+    chunk *c = p->first;
+    size_t before = 0;
+    unsigned nchunks = 1;
+    while (n - before > c->capacity) {
+        c->used = c->capacity;
+        memcpy(c->hashes, src + before, (size_t)c->capacity * 8);
+        before += c->capacity;
+        c = c->next;
+        nchunks++;
+    }
+    memcpy(c->hashes, src + before, (n - before) * 8);
+    for (chunk *rest = c->next; rest != NULL;) {
+        chunk *next = rest->next;
+        chunk_put(b, rest);
+        rest = next;
+    }
+    c->next = NULL;
+    p->last = c;
+    p->cursor = c->hashes + (n - before);
+    p->end = c->hashes + c->capacity;
+    p->before_last = before;
+    p->nchunks = nchunks;
+}
+
+/* Sorts and deduplicates in[0, n), hashes that agree on their top `skip`
+ * bits, into out (which may be in: out advances no faster than in is
+ * read), through work[0, n) and counts[0, 2n + 2).  A counting sort on the
+ * next bits, with about one hash per count, leaves only hashes of one
+ * count out of order; an insertion sort puts them right.  Returns the
+ * count, or 0 if some count holds more than CROWDED hashes (no real
+ * column does: it takes hashes crafted to agree on 20-odd bits). */
+static size_t dedup_sorted(uint64_t *in, size_t n, unsigned skip, uint64_t *work,
+                           uint32_t *counts, uint64_t *out)
+{
+    enum { CROWDED = 64 };
+    unsigned bits = 2;
+    while (((size_t)1 << bits) < n)
+        bits++;
+    const size_t buckets = (size_t)1 << bits;
+    const unsigned shift = 64 - bits;
+    memset(counts, 0, (buckets + 1) * sizeof *counts);
+    for (size_t i = 0; i < n; i++)
+        counts[((in[i] << skip) >> shift) + 1]++;
+    uint32_t most = 0;
+    for (size_t i = 1; i <= buckets; i++) {
+        most = counts[i] > most ? counts[i] : most;
+        counts[i] += counts[i - 1];
+    }
+    if (most > CROWDED)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t v = in[i];
+        work[counts[(v << skip) >> shift]++] = v;
+    }
+    insertion_sort(work, n);
+    size_t u = 1;
+    out[0] = work[0];
+    for (size_t i = 1; i < n; i++) { /* branch-free */
+        out[u] = work[i];
+        u += work[i] != work[i - 1];
+    }
+    return u;
+}
+
+/* Leave the partition sorted and distinct.  Its hashes are first spread by
+ * their next bits into buckets of about DEDUP_BUCKET, so that each
+ * bucket's sort stays in L1 however large the partition grows. */
+static bloom_status part_dedup(bloom_builder *b, part *p, bloom_error *err)
+{
+    size_t n = part_count(p), tail = n - p->settled;
     if (tail == 0)
         return BLOOM_OK;
-    bool small = tail <= 64;
-    size_t need = tail * sizeof(uint64_t) + (small ? 0 : radix_counts(tail) * sizeof(size_t));
-    if (need > b->scratch_size) {
-        size_t size = need > 2 * b->scratch_size ? need : 2 * b->scratch_size;
-        void *grown = allocate(b, size);
-        if (grown == NULL)
-            return bloom_fail(err, BLOOM_E_NOMEM, "out of memory compacting %zu builder hashes", tail);
-        release(b, b->scratch);
-        b->scratch = grown;
-        b->scratch_size = size;
-    }
-    uint64_t *tmp = b->scratch;
-    size_t *counts = (size_t *)(tmp + tail);
-    uint64_t *t = r->hashes + prefix;
-    uint64_t *sorted_tail;
-    if (small) {
-        insertion_sort(t, tail);
-        sorted_tail = t;
-    } else {
-        sorted_tail = radix_sort(t, tmp, counts, tail);
-    }
-    size_t u = unique_into(sorted_tail, tail, tmp); /* in place when sorted_tail == tmp */
-
-    uint64_t *h = r->hashes;
-    size_t w = prefix + u;
-    ptrdiff_t i = (ptrdiff_t)prefix - 1, j = (ptrdiff_t)u - 1;
-    while (j >= 0) {
-        if (i >= 0 && h[i] >= tmp[j]) {
-            if (h[i] == tmp[j])
-                j--;
-            h[--w] = h[i--];
-        } else {
-            h[--w] = tmp[j--];
-        }
-    }
-    size_t kept_prefix = (size_t)(i + 1), merged = prefix + u - w;
-    if (w != kept_prefix)
-        memmove(h + kept_prefix, h + w, merged * sizeof *h);
-    r->count = r->sorted = kept_prefix + merged;
-    return BLOOM_OK;
-}
-
-/* One sorted run becomes NRUNS runs by top byte: each keeps its order. */
-static bloom_status split_runs(bloom_builder *b, bloom_error *err)
-{
-    run *one = &b->runs[0];
-    run *many = allocate(b, NRUNS * sizeof *many);
-    if (many == NULL)
-        return bloom_fail(err, BLOOM_E_NOMEM, "out of memory splitting builder runs");
-    memset(many, 0, NRUNS * sizeof *many);
-    size_t counts[NRUNS] = {0};
-    for (size_t i = 0; i < one->count; i++)
-        counts[one->hashes[i] >> 56]++;
-    bloom_status st = BLOOM_OK;
-    for (unsigned r = 0; r < NRUNS && st == BLOOM_OK; r++)
-        st = run_reserve(b, &many[r], 2 * counts[r] + FRONT_MIN_SLOTS, err);
-    if (st != BLOOM_OK) {
-        for (unsigned r = 0; r < NRUNS; r++)
-            release(b, many[r].hashes);
-        release(b, many);
+    unsigned bucket_bits = 0;
+    while (((size_t)DEDUP_BUCKET << bucket_bits) < n)
+        bucket_bits++;
+    const size_t nbuckets = (size_t)1 << bucket_bits;
+    const unsigned skip = 8, bucket_shift = 64 - bucket_bits;
+    /* scratch: the bucket sizes, the spread hashes, one bucket's work and
+     * its counts (a bucket holds at most all n) */
+    bloom_status st = reserve_scratch(b, (nbuckets + 3 * n + 2) * 8, err);
+    if (st != BLOOM_OK)
         return st;
-    }
-    for (size_t i = 0; i < one->count; i++) {
-        run *r = &many[one->hashes[i] >> 56];
-        r->hashes[r->count++] = one->hashes[i];
-    }
-    for (unsigned r = 0; r < NRUNS; r++)
-        many[r].sorted = many[r].count;
-    free_runs(b);
-    b->runs = many;
-    b->nruns = NRUNS;
-    return BLOOM_OK;
-}
-
-static bloom_status store(bloom_builder *b, uint64_t hash, bloom_error *err)
-{
-    if (b->runs == NULL) {
-        b->runs = allocate(b, sizeof *b->runs);
-        if (b->runs == NULL)
-            return bloom_fail(err, BLOOM_E_NOMEM, "out of memory for builder runs");
-        memset(b->runs, 0, sizeof *b->runs);
-        b->nruns = 1;
-    }
-    run *r = b->nruns == 1 ? &b->runs[0] : &b->runs[hash >> 56];
-    if (r->count == r->capacity) {
-        bloom_status st = run_compact(b, r, err);
-        if (st == BLOOM_OK && b->nruns == 1 && r->count >= SPLIT_AT) {
-            st = split_runs(b, err);
-            if (st == BLOOM_OK)
-                return store(b, hash, err);
+    size_t *sizes = b->scratch;
+    uint64_t *spread = (uint64_t *)(sizes + nbuckets), *work = spread + n;
+    uint32_t *counts = (uint32_t *)(work + n);
+    if (bucket_bits > 0) {
+        memset(sizes, 0, nbuckets * sizeof *sizes);
+        for (const chunk *c = p->first; c != NULL; c = c->next) {
+            size_t len = chunk_length(p, c);
+            for (size_t i = 0; i < len; i++)
+                sizes[(c->hashes[i] << skip) >> bucket_shift]++;
         }
-        if (st == BLOOM_OK && (r->capacity == 0 || r->count * 2 > r->capacity))
-            st = run_reserve(b, r, r->capacity + 1, err);
-        if (st != BLOOM_OK)
-            return st;
     }
-    r->hashes[r->count++] = hash;
+    if (bucket_bits == 0) {
+        size_t at = 0;
+        for (const chunk *c = p->first; c != NULL; c = c->next) {
+            size_t len = chunk_length(p, c);
+            memcpy(spread + at, c->hashes, len * 8);
+            at += len;
+        }
+        sizes[0] = n;
+    } else {
+        size_t *fill = (size_t *)work; /* free until the buckets are sorted */
+        for (size_t k = 0, at = 0; k < nbuckets; at += sizes[k++])
+            fill[k] = at;
+        for (const chunk *c = p->first; c != NULL; c = c->next) {
+            size_t len = chunk_length(p, c);
+            for (size_t i = 0; i < len; i++) {
+                uint64_t v = c->hashes[i];
+                spread[fill[(v << skip) >> bucket_shift]++] = v;
+            }
+        }
+    }
+    size_t u = 0;
+    uint64_t *in = spread;
+    for (size_t k = 0; k < nbuckets; in += sizes[k++]) {
+        size_t len = sizes[k];
+        if (len == 0)
+            continue;
+        size_t got = dedup_sorted(in, len, skip + bucket_bits, work, counts, spread + u);
+        if (got == 0) { /* crowded: the radix sort, whatever the keys */
+            got = sort_unique(in, work, len);
+            memmove(spread + u, in, got * 8);
+        }
+        u += got;
+    }
+    /* Dedup again at twice the size; at eight times if the tail was nearly
+     * all new, since passes over a partition that keeps growing find
+     * little (the final pass covers it all anyway).  Should repeats come
+     * back, the partition holds up to 8 times its distinct hashes once. */
+    bool fresh = u - p->settled >= tail - tail / 8;
+    part_rewrite(b, p, spread, u);
+    p->settled = u;
+    size_t next = (fresh ? 8 : 2) * u;
+    p->dedup_at = next > DEDUP_MIN ? next : DEDUP_MIN;
     return BLOOM_OK;
 }
 
-static bloom_status compact_all(bloom_builder *b, bloom_error *err)
+/* A partition's last chunk is full: deduplicate it if it has doubled since
+ * last time, else chain a chunk twice the size of the last. */
+static bloom_status part_make_room(bloom_builder *b, part *p, bloom_error *err)
 {
-    for (unsigned i = 0; i < b->nruns; i++) {
-        bloom_status st = run_compact(b, &b->runs[i], err);
+    if (p->last != NULL && part_count(p) >= p->dedup_at) {
+        bloom_status st = part_dedup(b, p, err);
+        if (st != BLOOM_OK || p->cursor != p->end)
+            return st;
+    }
+    unsigned cls = p->nchunks < CHUNK_CLASSES ? p->nchunks : CHUNK_CLASSES - 1;
+    chunk *c = chunk_get(b, cls, err);
+    if (c == NULL)
+        return BLOOM_E_NOMEM;
+    if (p->last != NULL) {
+        p->last->used = (uint32_t)(p->cursor - p->last->hashes);
+        p->before_last += p->last->used;
+        p->last->next = c;
+    } else {
+        p->first = c;
+        p->dedup_at = DEDUP_MIN;
+    }
+    p->last = c;
+    p->cursor = c->hashes;
+    p->end = c->hashes + c->capacity;
+    p->nchunks++;
+    return BLOOM_OK;
+}
+
+static bloom_status store_slow(bloom_builder *b, uint64_t hash, bloom_error *err)
+{
+    if (b->store == NULL) {
+        b->store = allocate(b, sizeof *b->store);
+        if (b->store == NULL)
+            return bloom_fail(err, BLOOM_E_NOMEM, "out of memory for builder partitions");
+        memset(b->store, 0, sizeof *b->store);
+        b->store->next_slab_size = SLAB_MIN;
+    }
+    part *p = &b->store->parts[hash >> 56];
+    if (p->cursor == p->end) {
+        bloom_status st = part_make_room(b, p, err);
         if (st != BLOOM_OK)
             return st;
     }
+    *p->cursor++ = hash;
     return BLOOM_OK;
+}
+
+/* The path of every row once the front steps aside: one store. */
+static inline bloom_status store_hash(bloom_builder *b, uint64_t hash, bloom_error *err)
+{
+    if (b->store != NULL) {
+        part *p = &b->store->parts[hash >> 56];
+        if (p->cursor != p->end) {
+            *p->cursor++ = hash;
+            return BLOOM_OK;
+        }
+    }
+    return store_slow(b, hash, err);
 }
 
 /* ---- the front set ---- */
@@ -371,15 +530,15 @@ static bloom_status front_resize(bloom_builder *b, size_t slots, bloom_error *er
     return BLOOM_OK;
 }
 
-/* Move everything the front holds into the runs and empty it. */
+/* Move everything the front holds into the partitions and empty it. */
 static bloom_status spill(bloom_builder *b, bloom_error *err)
 {
     bloom_status st = BLOOM_OK;
     for (size_t i = 0; i < b->front_slots && st == BLOOM_OK; i++)
         if (b->front[i] != 0)
-            st = store(b, b->front[i], err);
+            st = store_hash(b, b->front[i], err);
     if (st == BLOOM_OK && b->front_zero)
-        st = store(b, 0, err);
+        st = store_hash(b, 0, err);
     if (st != BLOOM_OK)
         return st;
     b->front_zero = false;
@@ -396,7 +555,7 @@ static bloom_status front_full(bloom_builder *b, bloom_error *err)
     /* Fewer repeats than new values since the last spill: the column has
      * more distinct values than the front holds, and a probe there only
      * delays the append (1.8x sum() instead of 1.4x at 10^5 distinct
-     * values in PostgreSQL).  The runs deduplicate on their own. */
+     * values in PostgreSQL).  The partitions deduplicate on their own. */
     if (b->front_hits < b->front_used)
         b->bypass = true;
     b->front_hits = 0;
@@ -407,7 +566,7 @@ bloom_status bloom_builder_add_hash(bloom_builder *b, uint64_t hash, bloom_error
 {
     b->sized = false;
     if (b->bypass)
-        return store(b, hash, err);
+        return store_hash(b, hash, err);
     if (hash == 0) {
         b->front_zero = true;
         return BLOOM_OK;
@@ -434,21 +593,56 @@ bloom_status bloom_builder_add_hash(bloom_builder *b, uint64_t hash, bloom_error
     return BLOOM_OK;
 }
 
-/* Everything in sorted runs, deduplicated: the form every reader wants. */
+/* Everything deduplicated: the front is a set, and the partitions (if the
+ * front ever spilled, it is spilled again) are each sorted and distinct. */
 static bloom_status settle(bloom_builder *b, bloom_error *err)
 {
+    if (b->store == NULL)
+        return BLOOM_OK;
     bloom_status st = BLOOM_OK;
     if (b->front_used || b->front_zero)
         st = spill(b, err);
-    return st == BLOOM_OK ? compact_all(b, err) : st;
+    for (unsigned i = 0; i < NPARTS && st == BLOOM_OK; i++)
+        st = part_dedup(b, &b->store->parts[i], err);
+    return st;
 }
 
 static uint64_t stored_count(const bloom_builder *b)
 {
-    uint64_t n = 0;
-    for (unsigned i = 0; i < b->nruns; i++)
-        n += b->runs[i].count;
+    uint64_t n = b->front_used + b->front_zero;
+    for (unsigned i = 0; b->store && i < NPARTS; i++)
+        n += part_count(&b->store->parts[i]);
     return n;
+}
+
+/* Calls visit on every stored hash, in batches: the front's (distinct) and
+ * the partitions' (distinct after settle). */
+typedef bloom_status (*batch_visitor)(void *ctx, const uint64_t *hashes, size_t n, bloom_error *err);
+
+static bloom_status visit_all(const bloom_builder *b, batch_visitor visit, void *ctx, bloom_error *err)
+{
+    bloom_status st = BLOOM_OK;
+    for (unsigned i = 0; b->store && i < NPARTS && st == BLOOM_OK; i++) {
+        const part *p = &b->store->parts[i];
+        for (const chunk *c = p->first; c != NULL && st == BLOOM_OK; c = c->next)
+            st = visit(ctx, c->hashes, chunk_length(p, c), err);
+    }
+    for (size_t i = 0; i < b->front_slots && st == BLOOM_OK; i++)
+        if (b->front[i] != 0)
+            st = visit(ctx, &b->front[i], 1, err);
+    if (st == BLOOM_OK && b->front_zero) {
+        static const uint64_t zero = 0;
+        st = visit(ctx, &zero, 1, err);
+    }
+    return st;
+}
+
+static bloom_status add_to_builder(void *ctx, const uint64_t *hashes, size_t n, bloom_error *err)
+{
+    bloom_status st = BLOOM_OK;
+    for (size_t i = 0; i < n && st == BLOOM_OK; i++)
+        st = bloom_builder_add_hash(ctx, hashes[i], err);
+    return st;
 }
 
 bloom_status bloom_builder_merge(bloom_builder *dst, const bloom_builder *src, bloom_error *err)
@@ -459,15 +653,7 @@ bloom_status bloom_builder_merge(bloom_builder *dst, const bloom_builder *src, b
                           "; right has layout %s, fpr %g, seed %" PRIu64,
                           bloom_layout_name(dst->layout), dst->fpr, dst->seed,
                           bloom_layout_name(src->layout), src->fpr, src->seed);
-    bloom_status st = BLOOM_OK;
-    for (unsigned r = 0; r < src->nruns && st == BLOOM_OK; r++)
-        for (size_t i = 0; i < src->runs[r].count && st == BLOOM_OK; i++)
-            st = bloom_builder_add_hash(dst, src->runs[r].hashes[i], err);
-    for (size_t i = 0; i < src->front_slots && st == BLOOM_OK; i++)
-        if (src->front[i] != 0)
-            st = bloom_builder_add_hash(dst, src->front[i], err);
-    if (st == BLOOM_OK && src->front_zero)
-        st = bloom_builder_add_hash(dst, 0, err);
+    bloom_status st = visit_all(src, add_to_builder, dst, err);
     return st != BLOOM_OK ? st : bloom_ok(err);
 }
 
@@ -489,6 +675,19 @@ bloom_status bloom_builder_serialized_size(bloom_builder *b, size_t *out, bloom_
     return bloom_ok(err);
 }
 
+typedef struct hash_writer {
+    uint8_t *at;
+} hash_writer;
+
+static bloom_status write_hashes(void *ctx, const uint64_t *hashes, size_t n, bloom_error *err)
+{
+    hash_writer *w = ctx;
+    (void)err;
+    for (size_t i = 0; i < n; i++, w->at += 8)
+        store_le64(w->at, hashes[i]);
+    return BLOOM_OK;
+}
+
 bloom_status bloom_builder_serialize(bloom_builder *b, void *buf, size_t len, bloom_error *err)
 {
     size_t need;
@@ -498,6 +697,21 @@ bloom_status bloom_builder_serialize(bloom_builder *b, void *buf, size_t len, bl
     if (len != need)
         return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT,
                           "buffer of %zu bytes for a builder state of %zu bytes", len, need);
+    uint64_t count = stored_count(b);
+    if (b->store == NULL && count > 0) {
+        /* only the front: sort it, so a state is a function of the set */
+        st = reserve_scratch(b, 2 * count * 8, err);
+        if (st != BLOOM_OK)
+            return st;
+        uint64_t *sorted = b->scratch;
+        size_t n = 0;
+        for (size_t i = 0; i < b->front_slots; i++)
+            if (b->front[i] != 0)
+                sorted[n++] = b->front[i];
+        if (b->front_zero)
+            sorted[n++] = 0;
+        sort_unique(sorted, sorted + n, n);
+    }
     uint8_t *p = buf;
     uint64_t fpr_bits;
     memcpy(&fpr_bits, &b->fpr, sizeof fpr_bits);
@@ -508,12 +722,13 @@ bloom_status bloom_builder_serialize(bloom_builder *b, void *buf, size_t len, bl
     p[7] = 0;
     store_le64(p + 8, b->seed);
     store_le64(p + 16, fpr_bits);
-    store_le64(p + 24, stored_count(b));
-    /* runs are split by top byte, so their concatenation is sorted */
-    uint8_t *q = p + STATE_HEADER_SIZE;
-    for (unsigned r = 0; r < b->nruns; r++)
-        for (size_t i = 0; i < b->runs[r].count; i++, q += 8)
-            store_le64(q, b->runs[r].hashes[i]);
+    store_le64(p + 24, count);
+    hash_writer w = {p + STATE_HEADER_SIZE};
+    /* partitions are by top byte and each is sorted: the concatenation is */
+    if (b->store != NULL)
+        visit_all(b, write_hashes, &w, err);
+    else
+        write_hashes(&w, b->scratch, (size_t)count, err);
     return bloom_ok(err);
 }
 
@@ -549,29 +764,8 @@ bloom_status bloom_builder_deserialize(const bloom_allocator *alloc, const void 
     if (st != BLOOM_OK)
         return st;
     const uint8_t *hashes = p + STATE_HEADER_SIZE;
-    bool ascending = true;
-    for (size_t i = 1; i < count && ascending; i++)
-        ascending = load_le64(hashes + 8 * i) > load_le64(hashes + 8 * (i - 1));
-    if (ascending && count > 0) {
-        /* what serialize writes: one sorted run, split if large */
-        b->runs = allocate(b, sizeof *b->runs);
-        st = b->runs ? BLOOM_OK : bloom_fail(err, BLOOM_E_NOMEM, "out of memory for builder runs");
-        if (st == BLOOM_OK) {
-            memset(b->runs, 0, sizeof *b->runs);
-            b->nruns = 1;
-            st = run_reserve(b, &b->runs[0], (size_t)count, err);
-        }
-        if (st == BLOOM_OK) {
-            for (size_t i = 0; i < count; i++)
-                b->runs[0].hashes[i] = load_le64(hashes + 8 * i);
-            b->runs[0].count = b->runs[0].sorted = (size_t)count;
-            if (count >= SPLIT_AT)
-                st = split_runs(b, err);
-        }
-    } else {
-        for (size_t i = 0; i < count && st == BLOOM_OK; i++)
-            st = bloom_builder_add_hash(b, load_le64(hashes + 8 * i), err);
-    }
+    for (size_t i = 0; i < count && st == BLOOM_OK; i++)
+        st = bloom_builder_add_hash(b, load_le64(hashes + 8 * i), err);
     if (st != BLOOM_OK) {
         bloom_builder_destroy(b);
         return st;
@@ -615,10 +809,16 @@ static uint64_t next_candidate(int layout, uint64_t nbits)
     return nbits + (nbits + 49) / 50;
 }
 
+static bloom_status add_to_filter(void *ctx, const uint64_t *hashes, size_t n, bloom_error *err)
+{
+    (void)err;
+    bloom_add_hashes(ctx, hashes, n);
+    return BLOOM_OK;
+}
+
 static void add_all(const bloom_builder *b, bloom_filter *f)
 {
-    for (unsigned r = 0; r < b->nruns; r++)
-        bloom_add_hashes(f, b->runs[r].hashes, b->runs[r].count);
+    visit_all(b, add_to_filter, f, NULL);
 }
 
 static bloom_status choose_size(bloom_builder *b, bloom_error *err)

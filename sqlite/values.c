@@ -299,5 +299,7 @@ uint8_t *bf_alloc_result(sqlite3_context *ctx, const char *fn, uint64_t size)
     uint8_t *buf = sqlite3_malloc64(size);
     if (buf == NULL)
         sqlite3_result_error_nomem(ctx);
+    else
+        bloom_advise_huge_pages(buf, size); /* a large filter fills with fewer faults */
     return buf;
 }
