@@ -28,6 +28,8 @@ enum {
     CHUNK_MIN = 16,            /* hashes in a partition's first chunk */
     CHUNK_CLASSES = 9,         /* chunk sizes double up to 16 << 8 = 4096 hashes (32 KiB) */
     DEDUP_MIN = 64,            /* a partition is deduplicated from this many hashes on */
+    SPLIT_AT = 1 << 14,        /* distinct hashes (128 KiB) before 256 partitions */
+    PENDING = 64,              /* hashes past the front are appended in batches of this */
     DEDUP_BUCKET = 2048,       /* hashes per sort after the spread: 16 KiB, in L1 */
     SLAB_MIN = 64 << 10,
     SLAB_MAX = 8 << 20,
@@ -45,9 +47,15 @@ typedef struct chunk {
     uint64_t hashes[];
 } chunk;
 
+/* Where a partition's next hash goes: apart from the rest of the
+ * partition, so the 256 of them that rows touch fit in 64 cache lines. */
+typedef struct tail {
+    uint64_t *cursor, *end; /* the free slots of the partition's last chunk */
+} tail;
+
 typedef struct part {
+    tail *t;
     chunk *first, *last;
-    uint64_t *cursor, *end; /* the free slots of last */
     size_t before_last;     /* hashes in the chunks before last */
     size_t settled;         /* count after the last dedup: equal to it means sorted, distinct */
     size_t dedup_at;        /* dedup at the next chunk boundary from this count on */
@@ -62,6 +70,15 @@ typedef struct slab {
 /* Where the hashes behind the front live: allocated on the first spill,
  * so the many small builders of a GROUP BY never pay for it. */
 typedef struct store {
+    tail tails[NPARTS];
+    /* One partition at first: a single append stream stays in cache beside
+     * a table scan, where 256 of them do not (bloom_agg over 10^5 distinct
+     * values inside PostgreSQL: 1.45x sum() against 1.7x).  Past SPLIT_AT
+     * hashes, 256 by top byte, so each dedup pass stays small. */
+    uint64_t mask; /* partition of a hash: (hash >> 56) & mask */
+    unsigned npending;
+    uint64_t pending[PENDING]; /* hashes past the front, not yet appended */
+    unsigned skip; /* top bits of the hash its partition fixes: 0, then 8 */
     part parts[NPARTS];
     chunk *free_chunks[CHUNK_CLASSES];
     slab *slabs;
@@ -287,12 +304,12 @@ static void chunk_put(bloom_builder *b, chunk *c)
 
 static size_t chunk_length(const part *p, const chunk *c)
 {
-    return c == p->last ? (size_t)(p->cursor - c->hashes) : c->used;
+    return c == p->last ? (size_t)(p->t->cursor - c->hashes) : c->used;
 }
 
 static size_t part_count(const part *p)
 {
-    return p->last ? p->before_last + (size_t)(p->cursor - p->last->hashes) : 0;
+    return p->last ? p->before_last + (size_t)(p->t->cursor - p->last->hashes) : 0;
 }
 
 /* ---- partitions ---- */
@@ -319,141 +336,197 @@ static void part_rewrite(bloom_builder *b, part *p, const uint64_t *src, size_t 
     }
     c->next = NULL;
     p->last = c;
-    p->cursor = c->hashes + (n - before);
-    p->end = c->hashes + c->capacity;
+    p->t->cursor = c->hashes + (n - before);
+    p->t->end = c->hashes + c->capacity;
     p->before_last = before;
     p->nchunks = nchunks;
+}
+
+/* Insertion sort of a[0, n) that gives up (returns false) after about
+ * `budget` moves: nearly sorted input finishes well within it. */
+static bool insertion_sort_bounded(uint64_t *a, size_t n, size_t budget)
+{
+    for (size_t i = 1; i < n; i++) {
+        uint64_t v = a[i];
+        size_t j = i;
+        for (; j > 0 && a[j - 1] > v; j--)
+            a[j] = a[j - 1];
+        a[j] = v;
+        if (i - j > budget)
+            return false;
+        budget -= i - j;
+    }
+    return true;
 }
 
 /* Sorts and deduplicates in[0, n), hashes that agree on their top `skip`
  * bits, into out (which may be in: out advances no faster than in is
  * read), through work[0, n) and counts[0, 2n + 2).  A counting sort on the
- * next bits, with about one hash per count, leaves only hashes of one
- * count out of order; an insertion sort puts them right.  Returns the
- * count, or 0 if some count holds more than CROWDED hashes (no real
- * column does: it takes hashes crafted to agree on 20-odd bits). */
-static size_t dedup_sorted(uint64_t *in, size_t n, unsigned skip, uint64_t *work,
+ * next bits, with about one count for two hashes, leaves only hashes of
+ * one count out of order; an insertion sort puts them right.  Hashes
+ * crafted to agree on 20-odd bits would make that quadratic: past a
+ * budget, the radix sort takes over. */
+static size_t dedup_sorted(const uint64_t *in, size_t n, unsigned skip, uint64_t *work,
                            uint32_t *counts, uint64_t *out)
 {
-    enum { CROWDED = 64 };
     unsigned bits = 2;
-    while (((size_t)1 << bits) < n)
+    while (((size_t)1 << bits) < 2 * n)
         bits++;
     const size_t buckets = (size_t)1 << bits;
     const unsigned shift = 64 - bits;
     memset(counts, 0, (buckets + 1) * sizeof *counts);
     for (size_t i = 0; i < n; i++)
         counts[((in[i] << skip) >> shift) + 1]++;
-    uint32_t most = 0;
-    for (size_t i = 1; i <= buckets; i++) {
-        most = counts[i] > most ? counts[i] : most;
+    for (size_t i = 1; i <= buckets; i++)
         counts[i] += counts[i - 1];
-    }
-    if (most > CROWDED)
-        return 0;
     for (size_t i = 0; i < n; i++) {
         uint64_t v = in[i];
         work[counts[(v << skip) >> shift]++] = v;
     }
-    insertion_sort(work, n);
+    const uint64_t *sorted = work;
+    if (!insertion_sort_bounded(work, n, 4 * n + 64))
+        sorted = radix_sort(work, out, n); /* out is free: it trails in */
     size_t u = 1;
-    out[0] = work[0];
+    uint64_t last = sorted[0];
+    out[0] = last;
     for (size_t i = 1; i < n; i++) { /* branch-free */
-        out[u] = work[i];
-        u += work[i] != work[i - 1];
+        uint64_t v = sorted[i];
+        out[u] = v;
+        u += v != last;
+        last = v;
     }
     return u;
 }
 
-/* Leave the partition sorted and distinct.  Its hashes are first spread by
- * their next bits into buckets of about DEDUP_BUCKET, so that each
- * bucket's sort stays in L1 however large the partition grows. */
+/* Reads a partition's hashes in order, from a given position on. */
+typedef struct part_reader {
+    const part *p;
+    const chunk *c;
+    size_t i, len;
+} part_reader;
+
+static void reader_start(part_reader *r, const part *p, size_t from)
+{
+    r->p = p;
+    r->c = p->first;
+    r->len = r->c ? chunk_length(p, r->c) : 0;
+    while (r->c != NULL && from >= r->len) {
+        from -= r->len;
+        r->c = r->c->next;
+        r->len = r->c ? chunk_length(p, r->c) : 0;
+    }
+    r->i = from;
+}
+
+/* The next run of hashes, at most `want`; 0 at the end. */
+static size_t reader_next(part_reader *r, const uint64_t **out, size_t want)
+{
+    while (r->c != NULL && r->i == r->len) {
+        r->c = r->c->next;
+        r->len = r->c ? chunk_length(r->p, r->c) : 0;
+        r->i = 0;
+    }
+    if (r->c == NULL)
+        return 0;
+    size_t n = r->len - r->i < want ? r->len - r->i : want;
+    *out = r->c->hashes + r->i;
+    r->i += n;
+    return n;
+}
+
+/* Leave the partition sorted and distinct: sort and deduplicate the tail
+ * appended since the last pass, then merge it into the sorted prefix.  The
+ * tail is first spread by its next bits into buckets of about
+ * DEDUP_BUCKET, so that each bucket's sort stays in L1 however large the
+ * partition grows; the merge only streams. */
 static bloom_status part_dedup(bloom_builder *b, part *p, bloom_error *err)
 {
-    size_t n = part_count(p), tail = n - p->settled;
+    const size_t n = part_count(p), prefix = p->settled, tail = n - prefix;
     if (tail == 0)
         return BLOOM_OK;
     unsigned bucket_bits = 0;
-    while (((size_t)DEDUP_BUCKET << bucket_bits) < n)
+    while (((size_t)DEDUP_BUCKET << bucket_bits) < tail)
         bucket_bits++;
     const size_t nbuckets = (size_t)1 << bucket_bits;
-    const unsigned skip = 8, bucket_shift = 64 - bucket_bits;
-    /* scratch: the bucket sizes, the spread hashes, one bucket's work and
-     * its counts (a bucket holds at most all n) */
-    bloom_status st = reserve_scratch(b, (nbuckets + 3 * n + 2) * 8, err);
+    const unsigned skip = b->store->skip, bucket_shift = 64 - bucket_bits;
+    /* scratch: the bucket sizes, the spread tail, one bucket's work and its
+     * counts (a bucket holds at most the whole tail), the merged result */
+    bloom_status st = reserve_scratch(b, (nbuckets + 3 * tail + 2 + n) * 8, err);
     if (st != BLOOM_OK)
         return st;
     size_t *sizes = b->scratch;
-    uint64_t *spread = (uint64_t *)(sizes + nbuckets), *work = spread + n;
-    uint32_t *counts = (uint32_t *)(work + n);
-    if (bucket_bits > 0) {
-        memset(sizes, 0, nbuckets * sizeof *sizes);
-        for (const chunk *c = p->first; c != NULL; c = c->next) {
-            size_t len = chunk_length(p, c);
-            for (size_t i = 0; i < len; i++)
-                sizes[(c->hashes[i] << skip) >> bucket_shift]++;
-        }
-    }
+    uint64_t *spread = (uint64_t *)(sizes + nbuckets), *work = spread + tail;
+    uint32_t *counts = (uint32_t *)(work + tail);
+    uint64_t *merged = work + 2 * tail + 2;
+    part_reader r;
+    const uint64_t *h;
+    size_t len;
     if (bucket_bits == 0) {
         size_t at = 0;
-        for (const chunk *c = p->first; c != NULL; c = c->next) {
-            size_t len = chunk_length(p, c);
-            memcpy(spread + at, c->hashes, len * 8);
-            at += len;
-        }
-        sizes[0] = n;
+        for (reader_start(&r, p, prefix); (len = reader_next(&r, &h, SIZE_MAX)) > 0; at += len)
+            memcpy(spread + at, h, len * 8);
+        sizes[0] = tail;
     } else {
+        memset(sizes, 0, nbuckets * sizeof *sizes);
+        for (reader_start(&r, p, prefix); (len = reader_next(&r, &h, SIZE_MAX)) > 0;)
+            for (size_t i = 0; i < len; i++)
+                sizes[(h[i] << skip) >> bucket_shift]++;
         size_t *fill = (size_t *)work; /* free until the buckets are sorted */
         for (size_t k = 0, at = 0; k < nbuckets; at += sizes[k++])
             fill[k] = at;
-        for (const chunk *c = p->first; c != NULL; c = c->next) {
-            size_t len = chunk_length(p, c);
-            for (size_t i = 0; i < len; i++) {
-                uint64_t v = c->hashes[i];
-                spread[fill[(v << skip) >> bucket_shift]++] = v;
-            }
-        }
+        for (reader_start(&r, p, prefix); (len = reader_next(&r, &h, SIZE_MAX)) > 0;)
+            for (size_t i = 0; i < len; i++)
+                spread[fill[(h[i] << skip) >> bucket_shift]++] = h[i];
     }
-    size_t u = 0;
+    size_t t = 0;
     uint64_t *in = spread;
     for (size_t k = 0; k < nbuckets; in += sizes[k++]) {
-        size_t len = sizes[k];
-        if (len == 0)
+        size_t got, bucket = sizes[k];
+        if (bucket == 0)
             continue;
-        size_t got = dedup_sorted(in, len, skip + bucket_bits, work, counts, spread + u);
-        if (got == 0) { /* crowded: the radix sort, whatever the keys */
-            got = sort_unique(in, work, len);
-            memmove(spread + u, in, got * 8);
-        }
-        u += got;
+        got = dedup_sorted(in, bucket, skip + bucket_bits, work, counts, spread + t);
+        t += got;
     }
+    /* merge, branch-free: the prefix's hashes are distinct, and so are the
+     * tail's; one in both is written once */
+    size_t u = 0, j = 0;
+    reader_start(&r, p, 0);
+    for (size_t left = prefix; left > 0 && (len = reader_next(&r, &h, left)) > 0;) {
+        size_t i = 0;
+        left -= len;
+        while (i < len && j < t) {
+            uint64_t x = h[i], y = spread[j];
+            merged[u++] = x <= y ? x : y;
+            i += x <= y;
+            j += y <= x;
+        }
+        memcpy(merged + u, h + i, (len - i) * 8);
+        u += len - i;
+    }
+    memcpy(merged + u, spread + j, (t - j) * 8);
+    u += t - j;
     /* Dedup again at twice the size; at eight times if the tail was nearly
      * all new, since passes over a partition that keeps growing find
      * little (the final pass covers it all anyway).  Should repeats come
      * back, the partition holds up to 8 times its distinct hashes once. */
-    bool fresh = u - p->settled >= tail - tail / 8;
-    part_rewrite(b, p, spread, u);
+    bool fresh = u - prefix >= tail - tail / 8;
+    part_rewrite(b, p, merged, u);
     p->settled = u;
     size_t next = (fresh ? 8 : 2) * u;
     p->dedup_at = next > DEDUP_MIN ? next : DEDUP_MIN;
     return BLOOM_OK;
 }
 
-/* A partition's last chunk is full: deduplicate it if it has doubled since
- * last time, else chain a chunk twice the size of the last. */
-static bloom_status part_make_room(bloom_builder *b, part *p, bloom_error *err)
+/* Chains a chunk (twice the size of the last, up to the largest) to the
+ * partition's end. */
+static bloom_status part_add_chunk(bloom_builder *b, part *p, bloom_error *err)
 {
-    if (p->last != NULL && part_count(p) >= p->dedup_at) {
-        bloom_status st = part_dedup(b, p, err);
-        if (st != BLOOM_OK || p->cursor != p->end)
-            return st;
-    }
     unsigned cls = p->nchunks < CHUNK_CLASSES ? p->nchunks : CHUNK_CLASSES - 1;
     chunk *c = chunk_get(b, cls, err);
     if (c == NULL)
         return BLOOM_E_NOMEM;
     if (p->last != NULL) {
-        p->last->used = (uint32_t)(p->cursor - p->last->hashes);
+        p->last->used = (uint32_t)(p->t->cursor - p->last->hashes);
         p->before_last += p->last->used;
         p->last->next = c;
     } else {
@@ -461,10 +534,73 @@ static bloom_status part_make_room(bloom_builder *b, part *p, bloom_error *err)
         p->dedup_at = DEDUP_MIN;
     }
     p->last = c;
-    p->cursor = c->hashes;
-    p->end = c->hashes + c->capacity;
+    p->t->cursor = c->hashes;
+    p->t->end = c->hashes + c->capacity;
     p->nchunks++;
     return BLOOM_OK;
+}
+
+/* The one partition, sorted and distinct, becomes 256 by top byte: each
+ * takes its range of the sorted hashes. */
+static bloom_status split_store(bloom_builder *b, bloom_error *err)
+{
+    store *s = b->store;
+    part *one = &s->parts[0];
+    size_t n = part_count(one);
+    bloom_status st = reserve_scratch(b, n * 8, err);
+    if (st != BLOOM_OK)
+        return st;
+    uint64_t *sorted = b->scratch;
+    part_reader r;
+    const uint64_t *h;
+    size_t len, at = 0;
+    for (reader_start(&r, one, 0); (len = reader_next(&r, &h, SIZE_MAX)) > 0; at += len)
+        memcpy(sorted + at, h, len * 8);
+    for (chunk *c = one->first; c != NULL;) {
+        chunk *next = c->next;
+        chunk_put(b, c);
+        c = next;
+    }
+    memset(one, 0, sizeof *one);
+    one->t = &s->tails[0];
+    memset(one->t, 0, sizeof *one->t);
+    s->mask = NPARTS - 1;
+    s->skip = 8;
+    for (size_t i = 0; i < n && st == BLOOM_OK;) {
+        part *p = &s->parts[sorted[i] >> 56];
+        size_t end = i;
+        while (end < n && (sorted[end] >> 56) == (sorted[i] >> 56))
+            end++;
+        for (; i < end && st == BLOOM_OK;) {
+            if (p->t->cursor == p->t->end)
+                st = part_add_chunk(b, p, err);
+            size_t room = (size_t)(p->t->end - p->t->cursor), take = end - i < room ? end - i : room;
+            if (st == BLOOM_OK) {
+                memcpy(p->t->cursor, sorted + i, take * 8);
+                p->t->cursor += take;
+                i += take;
+            }
+        }
+        p->settled = part_count(p);
+        p->dedup_at = 2 * p->settled > DEDUP_MIN ? 2 * p->settled : DEDUP_MIN;
+    }
+    return st;
+}
+
+/* A partition's last chunk is full: deduplicate it if it has doubled since
+ * last time, else chain another chunk. */
+static bloom_status part_make_room(bloom_builder *b, part *p, bloom_error *err)
+{
+    if (p->last != NULL && part_count(p) >= p->dedup_at) {
+        bloom_status st = part_dedup(b, p, err);
+        if (st == BLOOM_OK && b->store->mask == 0 && p->settled >= SPLIT_AT) {
+            st = split_store(b, err);
+            return st; /* the caller picks the hash's partition again */
+        }
+        if (st != BLOOM_OK || p->t->cursor != p->t->end)
+            return st;
+    }
+    return part_add_chunk(b, p, err);
 }
 
 static bloom_status store_slow(bloom_builder *b, uint64_t hash, bloom_error *err)
@@ -475,14 +611,17 @@ static bloom_status store_slow(bloom_builder *b, uint64_t hash, bloom_error *err
             return bloom_fail(err, BLOOM_E_NOMEM, "out of memory for builder partitions");
         memset(b->store, 0, sizeof *b->store);
         b->store->next_slab_size = SLAB_MIN;
+        for (unsigned i = 0; i < NPARTS; i++)
+            b->store->parts[i].t = &b->store->tails[i];
     }
-    part *p = &b->store->parts[hash >> 56];
-    if (p->cursor == p->end) {
+    part *p = &b->store->parts[(hash >> 56) & b->store->mask];
+    while (p->t->cursor == p->t->end) {
         bloom_status st = part_make_room(b, p, err);
         if (st != BLOOM_OK)
             return st;
+        p = &b->store->parts[(hash >> 56) & b->store->mask];
     }
-    *p->cursor++ = hash;
+    *p->t->cursor++ = hash;
     return BLOOM_OK;
 }
 
@@ -490,9 +629,13 @@ static bloom_status store_slow(bloom_builder *b, uint64_t hash, bloom_error *err
 static inline bloom_status store_hash(bloom_builder *b, uint64_t hash, bloom_error *err)
 {
     if (b->store != NULL) {
-        part *p = &b->store->parts[hash >> 56];
-        if (p->cursor != p->end) {
-            *p->cursor++ = hash;
+        tail *t = &b->store->tails[(hash >> 56) & b->store->mask];
+        if (t->cursor != t->end) {
+            /* 256 append streams are more than a hardware prefetcher
+             * follows: ask for the partition's next line now, so the store
+             * that reaches it (hundreds of rows on) does not wait for it */
+            BLOOM_PREFETCH_WRITE(t->cursor + 8);
+            *t->cursor++ = hash;
             return BLOOM_OK;
         }
     }
@@ -556,17 +699,36 @@ static bloom_status front_full(bloom_builder *b, bloom_error *err)
      * more distinct values than the front holds, and a probe there only
      * delays the append (1.8x sum() instead of 1.4x at 10^5 distinct
      * values in PostgreSQL).  The partitions deduplicate on their own. */
-    if (b->front_hits < b->front_used)
-        b->bypass = true;
+    bool bypass = b->front_hits < b->front_used;
     b->front_hits = 0;
-    return spill(b, err);
+    bloom_status st = spill(b, err);
+    b->bypass = st == BLOOM_OK && bypass; /* with the store there to take them */
+    return st;
+}
+
+/* Appends the hashes that bypassed the front, a batch at a time: the
+ * partitions' cache lines are then touched in a burst, not between the
+ * host's per-row work (4 ns a row less inside PostgreSQL). */
+static bloom_status flush_pending(bloom_builder *b, bloom_error *err)
+{
+    store *s = b->store;
+    unsigned n = s ? s->npending : 0;
+    bloom_status st = BLOOM_OK;
+    if (s != NULL)
+        s->npending = 0;
+    for (unsigned i = 0; i < n && st == BLOOM_OK; i++)
+        st = store_hash(b, s->pending[i], err);
+    return st;
 }
 
 bloom_status bloom_builder_add_hash(bloom_builder *b, uint64_t hash, bloom_error *err)
 {
     b->sized = false;
-    if (b->bypass)
-        return store_hash(b, hash, err);
+    if (b->bypass) {
+        store *s = b->store;
+        s->pending[s->npending++] = hash;
+        return s->npending < PENDING ? BLOOM_OK : flush_pending(b, err);
+    }
     if (hash == 0) {
         b->front_zero = true;
         return BLOOM_OK;
@@ -599,8 +761,8 @@ static bloom_status settle(bloom_builder *b, bloom_error *err)
 {
     if (b->store == NULL)
         return BLOOM_OK;
-    bloom_status st = BLOOM_OK;
-    if (b->front_used || b->front_zero)
+    bloom_status st = flush_pending(b, err);
+    if (st == BLOOM_OK && (b->front_used || b->front_zero))
         st = spill(b, err);
     for (unsigned i = 0; i < NPARTS && st == BLOOM_OK; i++)
         st = part_dedup(b, &b->store->parts[i], err);
@@ -622,6 +784,8 @@ typedef bloom_status (*batch_visitor)(void *ctx, const uint64_t *hashes, size_t 
 static bloom_status visit_all(const bloom_builder *b, batch_visitor visit, void *ctx, bloom_error *err)
 {
     bloom_status st = BLOOM_OK;
+    if (b->store && b->store->npending > 0)
+        st = visit(ctx, b->store->pending, b->store->npending, err);
     for (unsigned i = 0; b->store && i < NPARTS && st == BLOOM_OK; i++) {
         const part *p = &b->store->parts[i];
         for (const chunk *c = p->first; c != NULL && st == BLOOM_OK; c = c->next)

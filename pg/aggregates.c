@@ -159,6 +159,7 @@ bloom_agg_final(PG_FUNCTION_ARGS)
 		bloom_raise(&err, BLOOM_SOURCE_BINARY, "bloom filter");
 	bloom_check_payload_size(size, "bloom filter");
 	result = palloc(VARHDRSZ + size);
+	bloom_advise_huge_pages(result, VARHDRSZ + size);	/* fewer faults filling it */
 	SET_VARSIZE(result, VARHDRSZ + size);
 	if (bloom_builder_finish(b, VARDATA(result), size, &f, &err) != BLOOM_OK)
 		bloom_raise(&err, BLOOM_SOURCE_BINARY, "bloom filter");

@@ -262,6 +262,7 @@ bloom_make(int layout, uint64 nbits, unsigned nhashes, uint64 seed, bloom_filter
 	size = bloom_serialized_size(nbits);
 	bloom_check_payload_size(size, "bloom filter");
 	result = palloc(VARHDRSZ + size);
+	bloom_advise_huge_pages(result, VARHDRSZ + size);	/* fewer faults filling it */
 	SET_VARSIZE(result, VARHDRSZ + size);
 	if (bloom_init(VARDATA(result), size, layout, nbits, nhashes, seed, out, &err) != BLOOM_OK)
 		bloom_raise(&err, BLOOM_SOURCE_BINARY, NULL);

@@ -305,6 +305,70 @@ static void test_allocation_failures(void)
     }
 }
 
+static void test_crowded_hashes(void)
+{
+    /* Hashes that agree on their top 44 bits (only crafted input does
+     * that) defeat the counting sort: the radix sort must take over, with
+     * the same set as the result. */
+    counting_heap heap = {0, 0, -1};
+    bloom_allocator alloc = counting_allocator(&heap);
+    bloom_builder *b;
+    enum { N = 60000 };
+    const uint64_t top = UINT64_C(0x9e3779b97f4) << 20;
+    CHECK(bloom_builder_create(&alloc, 0, 0.01, 0, &b, NULL) == BLOOM_OK);
+    for (int copy = 0; copy < 2; copy++)
+        for (uint64_t i = 0; i < N; i++)
+            CHECK(bloom_builder_add_hash(b, top | ((i * 7919) % N), NULL) == BLOOM_OK);
+    uint64_t distinct;
+    CHECK(bloom_builder_distinct(b, &distinct, NULL) == BLOOM_OK && distinct == N);
+    size_t len;
+    CHECK(bloom_builder_serialized_size(b, &len, NULL) == BLOOM_OK && len == 32 + 8 * (size_t)N);
+    uint8_t *state = malloc(len);
+    CHECK(bloom_builder_serialize(b, state, len, NULL) == BLOOM_OK);
+    bool ascending = true;
+    for (size_t i = 1; i < N; i++) {
+        uint64_t prev = 0, cur = 0;
+        for (int k = 7; k >= 0; k--) {
+            prev = prev << 8 | state[32 + 8 * (i - 1) + (size_t)k];
+            cur = cur << 8 | state[32 + 8 * i + (size_t)k];
+        }
+        ascending &= cur > prev;
+    }
+    CHECK(ascending);
+    bloom_filter f;
+    uint8_t *buf = finish(b, &f);
+    uint64_t missing = 0;
+    for (uint64_t i = 0; i < N; i++)
+        missing += !bloom_contains_hash(&f, top | i);
+    CHECK(missing == 0);
+    bloom_builder_destroy(b);
+    CHECK(heap.live == 0);
+    free(state);
+    free(buf);
+}
+
+static void test_memory_after_repeats_return(void)
+{
+    /* Distinct values first, then the same values again: the passes that
+     * wait longer after new values must not let repeats pile up without
+     * bound. */
+    counting_heap heap = {0, 0, -1};
+    bloom_allocator alloc = counting_allocator(&heap);
+    bloom_builder *b;
+    enum { N = 200000 };
+    CHECK(bloom_builder_create(&alloc, 0, 0.01, 0, &b, NULL) == BLOOM_OK);
+    for (int round = 0; round < 10; round++)
+        for (uint64_t i = 0; i < N; i++)
+            CHECK(bloom_builder_add_hash(b, key_at(95, i), NULL) == BLOOM_OK);
+    uint64_t distinct;
+    CHECK(bloom_builder_distinct(b, &distinct, NULL) == BLOOM_OK && distinct == N);
+    printf("     %d distinct values seen 10 times: peak builder memory=%.1f bytes/value\n", N,
+           (double)heap.peak / N);
+    CHECK_MSG(heap.peak < (size_t)N * 96, "peak %zu bytes for %d distinct values", heap.peak, N);
+    bloom_builder_destroy(b);
+    CHECK(heap.live == 0);
+}
+
 const test_case builder_tests[] = {
     {"builder: size and rate targets at 1, 100, 10^4 values", test_targets_small},
     {"builder: size and rate targets at 10^6, 10^7 values", test_targets_large},
@@ -314,6 +378,8 @@ const test_case builder_tests[] = {
     {"builder: malformed states rejected", test_malformed_states},
     {"builder: merging mismatched builders fails", test_merge_mismatch},
     {"builder: memory grows with the data", test_memory_grows_with_data},
+    {"builder: memory when repeats return", test_memory_after_repeats_return},
+    {"builder: hashes crafted to crowd", test_crowded_hashes},
     {"builder: empty input", test_empty_builder},
     {"builder: allocation failures", test_allocation_failures},
 };
