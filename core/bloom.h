@@ -21,6 +21,19 @@
 extern "C" {
 #endif
 
+/* The core is compiled into each host's shared library and never exported
+ * from it: hidden, a call into it is a direct call, not one through the
+ * PLT (bloom_agg makes two or three per row). */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32)
+#define BLOOM_HIDDEN_BEGIN _Pragma("GCC visibility push(hidden)")
+#define BLOOM_HIDDEN_END _Pragma("GCC visibility pop")
+#else
+#define BLOOM_HIDDEN_BEGIN
+#define BLOOM_HIDDEN_END
+#endif
+
+BLOOM_HIDDEN_BEGIN
+
 #define BLOOMFILTER_VERSION "1.0"
 
 /* ---- format constants (docs/FORMAT.md) ---- */
@@ -245,6 +258,8 @@ bloom_status bloom_builder_result_size(bloom_builder *b, size_t *out, bloom_erro
 /* Write the final filter into buf (len from bloom_builder_result_size). */
 bloom_status bloom_builder_finish(bloom_builder *b, void *buf, size_t len, bloom_filter *out,
                                   bloom_error *err);
+
+BLOOM_HIDDEN_END
 
 #ifdef __cplusplus
 }

@@ -24,7 +24,8 @@
 enum {
     FRONT_MIN_SLOTS = 8,
     FRONT_MAX_SLOTS = 1 << 12, /* 32 KiB: stays in L1 beside a table scan */
-    NPARTS = 256,              /* partitions, by the top byte of the hash */
+    PART_BITS = 8,             /* partitions by the top bits of the hash... */
+    NPARTS = 1 << PART_BITS,   /* ... 256 of them */
     CHUNK_MIN = 16,            /* hashes in a partition's first chunk */
     CHUNK_CLASSES = 9,         /* chunk sizes double up to 16 << 8 = 4096 hashes (32 KiB) */
     DEDUP_MIN = 64,            /* a partition is deduplicated from this many hashes on */
@@ -60,6 +61,7 @@ typedef struct part {
     size_t settled;         /* count after the last dedup: equal to it means sorted, distinct */
     size_t dedup_at;        /* dedup at the next chunk boundary from this count on */
     unsigned nchunks;
+    bool repeats;           /* the last dedup found mostly repeats */
 } part;
 
 typedef struct slab {
@@ -75,7 +77,7 @@ typedef struct store {
      * a table scan, where 256 of them do not (bloom_agg over 10^5 distinct
      * values inside PostgreSQL: 1.45x sum() against 1.7x).  Past SPLIT_AT
      * hashes, 256 by top byte, so each dedup pass stays small. */
-    uint64_t mask; /* partition of a hash: (hash >> 56) & mask */
+    uint64_t mask; /* partition of a hash: (hash >> (64 - PART_BITS)) & mask */
     unsigned npending;
     uint64_t pending[PENDING]; /* hashes past the front, not yet appended */
     unsigned skip; /* top bits of the hash its partition fixes: 0, then 8 */
@@ -374,11 +376,15 @@ static size_t dedup_sorted(const uint64_t *in, size_t n, unsigned skip, uint64_t
         bits++;
     const size_t buckets = (size_t)1 << bits;
     const unsigned shift = 64 - bits;
-    memset(counts, 0, (buckets + 1) * sizeof *counts);
+    memset(counts, 0, buckets * sizeof *counts);
     for (size_t i = 0; i < n; i++)
-        counts[((in[i] << skip) >> shift) + 1]++;
-    for (size_t i = 1; i <= buckets; i++)
-        counts[i] += counts[i - 1];
+        counts[(in[i] << skip) >> shift]++;
+    uint32_t sum = 0;
+    for (size_t i = 0; i < buckets; i++) { /* the sum in a register, not reloaded */
+        uint32_t here = counts[i];
+        counts[i] = sum;
+        sum += here;
+    }
     for (size_t i = 0; i < n; i++) {
         uint64_t v = in[i];
         work[counts[(v << skip) >> shift]++] = v;
@@ -434,85 +440,165 @@ static size_t reader_next(part_reader *r, const uint64_t **out, size_t want)
     return n;
 }
 
+/* Shortens a partition to its first n hashes. */
+static void part_truncate(bloom_builder *b, part *p, size_t n)
+{
+    chunk *c = p->first;
+    size_t before = 0;
+    unsigned nchunks = 1;
+    while (n - before > chunk_length(p, c)) {
+        before += c->used;
+        c = c->next;
+        nchunks++;
+    }
+    for (chunk *rest = c->next; rest != NULL;) {
+        chunk *next = rest->next;
+        chunk_put(b, rest);
+        rest = next;
+    }
+    c->next = NULL;
+    p->last = c;
+    p->t->cursor = c->hashes + (n - before);
+    p->t->end = c->hashes + c->capacity;
+    p->before_last = before;
+    p->nchunks = nchunks;
+}
+
+enum { PROBE_WIDTH = 4 }; /* hashes of the prefix compared per probe, without a branch */
+
+/* Copies the tail's hashes that are not in the sorted, distinct prefix
+ * pre[0, np) into out; returns how many.  An index by the hashes' next
+ * bits narrows each lookup to a slot or two of the prefix (pre has
+ * PROBE_WIDTH readable slots past np). */
+static size_t filter_known(part_reader *r, unsigned skip, const uint64_t *pre, size_t np,
+                           uint32_t *index, uint64_t *out)
+{
+    unsigned bits = 2;
+    while (((size_t)1 << bits) < np)
+        bits++;
+    const size_t keys = (size_t)1 << bits;
+    const unsigned shift = 64 - bits;
+    memset(index, 0, (keys + 1) * sizeof *index);
+    for (size_t i = 0; i < np; i++)
+        index[(pre[i] << skip) >> shift]++;
+    uint32_t sum = 0;
+    for (size_t k = 0; k <= keys; k++) {
+        uint32_t here = index[k];
+        index[k] = sum;
+        sum += here;
+    }
+    size_t m = 0, len;
+    const uint64_t *h;
+    while ((len = reader_next(r, &h, SIZE_MAX)) > 0) {
+        for (size_t i = 0; i < len; i++) {
+            uint64_t v = h[i];
+            size_t k = (size_t)((v << skip) >> shift), from = index[k], to = index[k + 1];
+            bool known = false;
+            if (to - from <= PROBE_WIDTH) {
+                for (size_t j = 0; j < PROBE_WIDTH; j++)
+                    known |= (from + j < to) & (pre[from + j] == v);
+            } else {
+                for (size_t j = from; j < to; j++)
+                    known |= pre[j] == v;
+            }
+            out[m] = v;
+            m += !known;
+        }
+    }
+    return m;
+}
+
 /* Leave the partition sorted and distinct: sort and deduplicate the tail
- * appended since the last pass, then merge it into the sorted prefix.  The
- * tail is first spread by its next bits into buckets of about
- * DEDUP_BUCKET, so that each bucket's sort stays in L1 however large the
- * partition grows; the merge only streams. */
+ * appended since the last pass, then merge it into the sorted prefix.  When
+ * the last pass found mostly repeats, the tail's hashes already in the
+ * prefix are dropped first, by lookup: the sort then has little to do.  A
+ * tail is spread by its next bits into buckets of about DEDUP_BUCKET, so
+ * each bucket's sort stays in L1 however large the partition grows; the
+ * merge only streams. */
 static bloom_status part_dedup(bloom_builder *b, part *p, bloom_error *err)
 {
     const size_t n = part_count(p), prefix = p->settled, tail = n - prefix;
     if (tail == 0)
         return BLOOM_OK;
+    const bool lookup = p->repeats && prefix >= 32;
     unsigned bucket_bits = 0;
     while (((size_t)DEDUP_BUCKET << bucket_bits) < tail)
         bucket_bits++;
     const size_t nbuckets = (size_t)1 << bucket_bits;
     const unsigned skip = b->store->skip, bucket_shift = 64 - bucket_bits;
-    /* scratch: the bucket sizes, the spread tail, one bucket's work and its
-     * counts (a bucket holds at most the whole tail), the merged result */
-    bloom_status st = reserve_scratch(b, (nbuckets + 3 * tail + 2 + n) * 8, err);
+    /* scratch: the bucket sizes, the tail as read, the tail spread, one
+     * bucket's work and its counts (a bucket holds at most the whole tail),
+     * the merged result, and for a lookup the prefix and its index */
+    size_t words = nbuckets + 4 * tail + 2 + n + (lookup ? 2 * prefix + PROBE_WIDTH + 2 : 0);
+    bloom_status st = reserve_scratch(b, words * 8, err);
     if (st != BLOOM_OK)
         return st;
     size_t *sizes = b->scratch;
-    uint64_t *spread = (uint64_t *)(sizes + nbuckets), *work = spread + tail;
+    uint64_t *raw = (uint64_t *)(sizes + nbuckets), *spread = raw + tail, *work = spread + tail;
     uint32_t *counts = (uint32_t *)(work + tail);
-    uint64_t *merged = work + 2 * tail + 2;
+    uint64_t *merged = work + 2 * tail + 2, *pre = merged + n;
     part_reader r;
     const uint64_t *h;
-    size_t len;
-    if (bucket_bits == 0) {
-        size_t at = 0;
-        for (reader_start(&r, p, prefix); (len = reader_next(&r, &h, SIZE_MAX)) > 0; at += len)
-            memcpy(spread + at, h, len * 8);
-        sizes[0] = tail;
+    size_t len, m = 0;
+    if (lookup) {
+        for (reader_start(&r, p, 0); m < prefix && (len = reader_next(&r, &h, prefix - m)) > 0; m += len)
+            memcpy(pre + m, h, len * 8);
+        memset(pre + prefix, 0, PROBE_WIDTH * 8);
+        m = filter_known(&r, skip, pre, prefix, (uint32_t *)(pre + prefix + PROBE_WIDTH), raw);
     } else {
+        for (reader_start(&r, p, prefix); (len = reader_next(&r, &h, SIZE_MAX)) > 0; m += len)
+            memcpy(raw + m, h, len * 8);
+    }
+    size_t t = 0;
+    if (m > 0 && bucket_bits == 0) {
+        t = dedup_sorted(raw, m, skip, work, counts, spread);
+    } else if (m > 0) {
         memset(sizes, 0, nbuckets * sizeof *sizes);
-        for (reader_start(&r, p, prefix); (len = reader_next(&r, &h, SIZE_MAX)) > 0;)
-            for (size_t i = 0; i < len; i++)
-                sizes[(h[i] << skip) >> bucket_shift]++;
+        for (size_t i = 0; i < m; i++)
+            sizes[(raw[i] << skip) >> bucket_shift]++;
         size_t *fill = (size_t *)work; /* free until the buckets are sorted */
         for (size_t k = 0, at = 0; k < nbuckets; at += sizes[k++])
             fill[k] = at;
-        for (reader_start(&r, p, prefix); (len = reader_next(&r, &h, SIZE_MAX)) > 0;)
-            for (size_t i = 0; i < len; i++)
-                spread[fill[(h[i] << skip) >> bucket_shift]++] = h[i];
+        for (size_t i = 0; i < m; i++)
+            spread[fill[(raw[i] << skip) >> bucket_shift]++] = raw[i];
+        uint64_t *in = spread;
+        for (size_t k = 0; k < nbuckets; in += sizes[k++])
+            if (sizes[k] > 0)
+                t += dedup_sorted(in, sizes[k], skip + bucket_bits, work, counts, spread + t);
     }
-    size_t t = 0;
-    uint64_t *in = spread;
-    for (size_t k = 0; k < nbuckets; in += sizes[k++]) {
-        size_t got, bucket = sizes[k];
-        if (bucket == 0)
-            continue;
-        got = dedup_sorted(in, bucket, skip + bucket_bits, work, counts, spread + t);
-        t += got;
-    }
-    /* merge, branch-free: the prefix's hashes are distinct, and so are the
-     * tail's; one in both is written once */
-    size_t u = 0, j = 0;
-    reader_start(&r, p, 0);
-    for (size_t left = prefix; left > 0 && (len = reader_next(&r, &h, left)) > 0;) {
-        size_t i = 0;
-        left -= len;
-        while (i < len && j < t) {
-            uint64_t x = h[i], y = spread[j];
-            merged[u++] = x <= y ? x : y;
-            i += x <= y;
-            j += y <= x;
+    size_t u = prefix;
+    if (t > 0) {
+        /* merge, branch-free: the prefix's hashes are distinct, and so are
+         * the tail's; one in both is written once */
+        size_t j = 0;
+        u = 0;
+        reader_start(&r, p, 0);
+        for (size_t left = prefix; left > 0 && (len = reader_next(&r, &h, left)) > 0;) {
+            size_t i = 0;
+            left -= len;
+            while (i < len && j < t) {
+                uint64_t x = h[i], y = spread[j];
+                merged[u++] = x <= y ? x : y;
+                i += x <= y;
+                j += y <= x;
+            }
+            memcpy(merged + u, h + i, (len - i) * 8);
+            u += len - i;
         }
-        memcpy(merged + u, h + i, (len - i) * 8);
-        u += len - i;
+        memcpy(merged + u, spread + j, (t - j) * 8);
+        u += t - j;
+        part_rewrite(b, p, merged, u);
+    } else {
+        part_truncate(b, p, prefix);
     }
-    memcpy(merged + u, spread + j, (t - j) * 8);
-    u += t - j;
     /* Dedup again at twice the size; at eight times if the tail was nearly
      * all new, since passes over a partition that keeps growing find
      * little (the final pass covers it all anyway).  Should repeats come
      * back, the partition holds up to 8 times its distinct hashes once. */
-    bool fresh = u - prefix >= tail - tail / 8;
-    part_rewrite(b, p, merged, u);
+    size_t fresh = u - prefix;
+    p->repeats = fresh < tail / 2;
     p->settled = u;
-    size_t next = (fresh ? 8 : 2) * u;
+    size_t next = (fresh >= tail - tail / 8 ? 8 : 2) * u;
     p->dedup_at = next > DEDUP_MIN ? next : DEDUP_MIN;
     return BLOOM_OK;
 }
@@ -565,11 +651,11 @@ static bloom_status split_store(bloom_builder *b, bloom_error *err)
     one->t = &s->tails[0];
     memset(one->t, 0, sizeof *one->t);
     s->mask = NPARTS - 1;
-    s->skip = 8;
+    s->skip = PART_BITS;
     for (size_t i = 0; i < n && st == BLOOM_OK;) {
-        part *p = &s->parts[sorted[i] >> 56];
+        part *p = &s->parts[sorted[i] >> (64 - PART_BITS)];
         size_t end = i;
-        while (end < n && (sorted[end] >> 56) == (sorted[i] >> 56))
+        while (end < n && (sorted[end] >> (64 - PART_BITS)) == (sorted[i] >> (64 - PART_BITS)))
             end++;
         for (; i < end && st == BLOOM_OK;) {
             if (p->t->cursor == p->t->end)
@@ -614,12 +700,12 @@ static bloom_status store_slow(bloom_builder *b, uint64_t hash, bloom_error *err
         for (unsigned i = 0; i < NPARTS; i++)
             b->store->parts[i].t = &b->store->tails[i];
     }
-    part *p = &b->store->parts[(hash >> 56) & b->store->mask];
+    part *p = &b->store->parts[(hash >> (64 - PART_BITS)) & b->store->mask];
     while (p->t->cursor == p->t->end) {
         bloom_status st = part_make_room(b, p, err);
         if (st != BLOOM_OK)
             return st;
-        p = &b->store->parts[(hash >> 56) & b->store->mask];
+        p = &b->store->parts[(hash >> (64 - PART_BITS)) & b->store->mask];
     }
     *p->t->cursor++ = hash;
     return BLOOM_OK;
@@ -629,7 +715,7 @@ static bloom_status store_slow(bloom_builder *b, uint64_t hash, bloom_error *err
 static inline bloom_status store_hash(bloom_builder *b, uint64_t hash, bloom_error *err)
 {
     if (b->store != NULL) {
-        tail *t = &b->store->tails[(hash >> 56) & b->store->mask];
+        tail *t = &b->store->tails[(hash >> (64 - PART_BITS)) & b->store->mask];
         if (t->cursor != t->end) {
             /* 256 append streams are more than a hardware prefetcher
              * follows: ask for the partition's next line now, so the store
@@ -739,15 +825,26 @@ bloom_status bloom_builder_add_hash(bloom_builder *b, uint64_t hash, bloom_error
             return st;
     }
     size_t mask = b->front_slots - 1, i = front_slot(hash, b->front_slots);
-    for (;;) {
-        uint64_t there = b->front[i];
-        if (there == hash) {
-            b->front_hits++;
-            return BLOOM_OK;
-        }
-        if (there == 0)
-            break;
+    /* Two slots at once: at most half full, that settles most lookups
+     * without the branch on each slot, which a repeat-heavy column
+     * mispredicts often. */
+    uint64_t first = b->front[i], second = b->front[(i + 1) & mask];
+    if ((first == hash) | (second == hash)) {
+        b->front_hits++;
+        return BLOOM_OK;
+    }
+    if (first != 0) {
         i = (i + 1) & mask;
+        for (;;) {
+            uint64_t there = b->front[i];
+            if (there == hash) {
+                b->front_hits++;
+                return BLOOM_OK;
+            }
+            if (there == 0)
+                break;
+            i = (i + 1) & mask;
+        }
     }
     b->front[i] = hash;
     if (++b->front_used * 2 > b->front_slots)

@@ -8,6 +8,8 @@
 
 #include <string.h>
 
+BLOOM_HIDDEN_BEGIN
+
 /* Every multi-byte field of the format is little-endian, whatever the host.
  * On a little-endian host the helpers are one load or store: writing eight
  * bytes one at a time and reading them back as a word would stall store
@@ -85,5 +87,7 @@ double blocked_estimate_fpr(const bloom_filter *f);
 double blocked_model_fpr(double n, double nblocks);
 
 uint64_t popcount_bytes(const uint8_t *p, uint64_t nbytes);
+
+BLOOM_HIDDEN_END
 
 #endif

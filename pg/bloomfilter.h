@@ -16,6 +16,11 @@
 #include "lib/stringinfo.h"
 #include "bloom.h"
 
+/* Our own helpers are called across files, never from outside: hidden, so
+ * those calls are direct (PostgreSQL 15 exports everything by default; the
+ * SQL-callable functions are declared apart, by PG_FUNCTION_INFO_V1). */
+BLOOM_HIDDEN_BEGIN
+
 /* ---- settings (module.c) ---- */
 extern double bloomfilter_default_fpr;
 extern int bloomfilter_default_layout;
@@ -222,5 +227,7 @@ extern void bloom_builder_datum_add(Datum state, uint64 hash);
  * deserialized (free it with bloom_builder_destroy).
  */
 extern bloom_builder *bloom_builder_peek(Datum d, bloom_builder **tmp);
+
+BLOOM_HIDDEN_END
 
 #endif							/* BLOOMFILTER_PG_H */

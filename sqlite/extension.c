@@ -76,6 +76,8 @@ static const struct {
 
 #ifdef _WIN32
 __declspec(dllexport)
+#elif defined(__GNUC__) || defined(__clang__)
+__attribute__((visibility("default"))) /* the one export of a -fvisibility=hidden build */
 #endif
 int sqlite3_bloomfilter_init(sqlite3 *db, char **pzErrMsg, const sqlite3_api_routines *pApi)
 {
