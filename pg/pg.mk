@@ -13,6 +13,7 @@ REGRESS_OPTS = --inputdir=. --load-extension=bloomfilter
 core/%.o: CFLAGS += -Wno-declaration-after-statement
 
 $(PG_SRCS:.c=.o): $(wildcard pg/*.h) $(CORE_HDRS)
+$(CORE_SRCS:.c=.o): $(CORE_HDRS)
 
 # Benchmarks against built-in baselines in one throwaway cluster.
 bench-pg:
