@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # PostgreSQL benchmarks (make bench-pg): run inside pg_virtualenv, which sets
-# PGHOST/PGPORT/PGUSER/PGPASSWORD.  Every figure is the median of 3 runs in
+# PGHOST/PGPORT/PGUSER/PGPASSWORD.  Every figure is the median of 5 runs in
 # one backend with max_parallel_workers_per_gather = 0, next to a built-in
 # baseline of the same shape measured in the same run; the runs are rounds
 # over all queries, so load from elsewhere does not land on one query only.
@@ -16,7 +16,7 @@
 #                                      10M-row fact table, 1%-selective dimension
 set -eu
 ROWS=${BENCH_ROWS:-10000000}
-RUNS=${BENCH_RUNS:-3}
+RUNS=${BENCH_RUNS:-5}
 psql() { command psql -X -q -v ON_ERROR_STOP=1 "$@"; }
 
 psql <<SQL

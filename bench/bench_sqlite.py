@@ -3,8 +3,11 @@ the same run on the same in-memory table (10M rows by default).
 
     /usr/bin/python3 bench/bench_sqlite.py [--rows N] [--repeat R] [--extension PATH]
 
-Every time is the best of R runs of the whole statement; a ratio is that
-time over its baseline's.  Goals are those of issue 3.
+Every time is the process CPU time of the whole statement, the best of R
+rounds; a round runs each statement of a section once, in turn, so a burst
+of load from elsewhere on a shared machine lands on one round of a
+statement and its baseline alike, not on every run of one of them.  A ratio
+is a statement's time over its baseline's.  Goals are those of issue 3.
 """
 import argparse
 import sqlite3
@@ -30,11 +33,12 @@ def one(sql, *params):
 
 
 def timed(sql, *params, repeat=None):
+    """Best CPU time of `repeat` runs, back to back (for the per-row slices)."""
     best, result = float("inf"), None
     for _ in range(repeat or args.repeat):
-        start = time.perf_counter()
+        start = time.process_time()
         result = one(sql, *params)
-        best = min(best, time.perf_counter() - start)
+        best = min(best, time.process_time() - start)
     return best, result
 
 
@@ -44,7 +48,8 @@ def setup(what, sql):
     print("  %-58s %6.1f s" % (what, time.perf_counter() - start), flush=True)
 
 
-print("bench-sqlite: SQLite %s, %d rows, best of %d" % (sqlite3.sqlite_version, N, args.repeat))
+print("bench-sqlite: SQLite %s, %d rows, CPU time, best of %d interleaved rounds"
+      % (sqlite3.sqlite_version, N, args.repeat))
 print("setup:")
 # x: N distinct values; y: 100k distinct (a filter of 117 KiB); z: 1000.
 setup("t(x, y, z): %d rows" % N,
@@ -69,18 +74,27 @@ for n in (100_000, 1_000_000, 10_000_000):
 rows = []
 
 
-def measure(group, label, sql, *params, baseline=None, goal=None, repeat=None):
-    seconds, result = timed(sql, *params, repeat=repeat)
-    rows.append((group, label, seconds, result, baseline, goal))
-    base = next((r for r in rows if r[1] == baseline), None) if baseline else None
-    ratio = seconds / base[2] if base else None
-    verdict = ""
-    if goal is not None and ratio is not None:
-        verdict = "ok" if ratio <= goal else "MISSED"
-    print("%-44s %9.1f ms %8s %7s %s" % (
-        label, seconds * 1000, "%.2fx" % ratio if ratio else "", "<=%.1fx" % goal if goal else "",
-        verdict), flush=True)
-    return seconds, result
+def measure_section(specs):
+    """specs: (label, sql, params, baseline label, goal).  Runs args.repeat
+    rounds over all of them, then prints each best time and its ratio."""
+    best = [float("inf")] * len(specs)
+    results = [None] * len(specs)
+    for _ in range(args.repeat):
+        for i, (_, sql, params, _, _) in enumerate(specs):
+            start = time.process_time()
+            results[i] = one(sql, *params)
+            best[i] = min(best[i], time.process_time() - start)
+    for i, (label, _, _, baseline, goal) in enumerate(specs):
+        rows.append((label, best[i], baseline, goal))
+        base = next((r for r in rows if r[0] == baseline), None) if baseline else None
+        ratio = best[i] / base[1] if base else None
+        verdict = ""
+        if goal is not None and ratio is not None:
+            verdict = "ok" if ratio <= goal else "MISSED"
+        print("%-44s %9.1f ms %8s %7s %s" % (
+            label, best[i] * 1000, "%.2fx" % ratio if ratio else "", "<=%.1fx" % goal if goal else "",
+            verdict), flush=True)
+    return results
 
 
 print()
@@ -91,41 +105,44 @@ def section(name):
 
 if section("agg"):
     print("-- aggregation (ratio to sum() of the same column)")
-    measure("agg", "sum(z)          [baseline, 1k distinct]", "SELECT sum(z) FROM t")
-    measure("agg", "bloom_agg(z)    1k distinct, 1.2 KiB", "SELECT length(bloom_agg(z)) FROM t",
-            baseline="sum(z)          [baseline, 1k distinct]", goal=1.3)
-    measure("agg", "sum(y)          [baseline, 100k distinct]", "SELECT sum(y) FROM t")
-    measure("agg", "bloom_agg(y)    100k distinct, 117 KiB", "SELECT length(bloom_agg(y)) FROM t",
-            baseline="sum(y)          [baseline, 100k distinct]", goal=1.3)
-    measure("agg", "sum(x)          [baseline, all distinct]", "SELECT sum(x) FROM t")
-    measure("agg", "bloom_agg(x)    all distinct", "SELECT length(bloom_agg(x)) FROM t",
-            baseline="sum(x)          [baseline, all distinct]", goal=2.5)
-    measure("agg", "bloom_agg(x, %d, 0.01) fixed size" % N, "SELECT length(bloom_agg(x, %d, 0.01)) FROM t" % N,
-            baseline="sum(x)          [baseline, all distinct]")
+    measure_section([
+        ("sum(z)          [baseline, 1k distinct]", "SELECT sum(z) FROM t", (), None, None),
+        ("bloom_agg(z)    1k distinct, 1.2 KiB", "SELECT length(bloom_agg(z)) FROM t", (),
+         "sum(z)          [baseline, 1k distinct]", 1.3),
+        ("sum(y)          [baseline, 100k distinct]", "SELECT sum(y) FROM t", (), None, None),
+        ("bloom_agg(y)    100k distinct, 117 KiB", "SELECT length(bloom_agg(y)) FROM t", (),
+         "sum(y)          [baseline, 100k distinct]", 1.3),
+        ("sum(x)          [baseline, all distinct]", "SELECT sum(x) FROM t", (), None, None),
+        ("bloom_agg(x)    all distinct", "SELECT length(bloom_agg(x)) FROM t", (),
+         "sum(x)          [baseline, all distinct]", 2.5),
+        ("bloom_agg(x, %d, 0.01) fixed size" % N, "SELECT length(bloom_agg(x, %d, 0.01)) FROM t" % N, (),
+         "sum(x)          [baseline, all distinct]", None),
+    ])
 
 if section("probe"):
     print("-- probing every row (ratio to the abs() scan)")
     base_probe = "count(*) WHERE abs(x) >= 0   [baseline]"
-    measure("probe", base_probe, "SELECT count(*) FROM t WHERE abs(x) >= 0")
-    for n, f in probe.items():
-        measure("probe", "bloom_contains(?1, x), %s values bound" % format(n, ","),
-                "SELECT count(*) FROM t WHERE bloom_contains(?1, x)", f,
-                baseline=base_probe, goal=1.5 if n == 100_000 else None)
+    measure_section([(base_probe, "SELECT count(*) FROM t WHERE abs(x) >= 0", (), None, None)] + [
+        ("bloom_contains(?1, x), %s values bound" % format(n, ","),
+         "SELECT count(*) FROM t WHERE bloom_contains(?1, x)", (f,),
+         base_probe, 1.5 if n == 100_000 else None) for n, f in probe.items()])
 
 if section("join"):
     print("-- the Bloom join: fact t against the 100k keys of small")
     base_join = "x IN (SELECT k FROM small)      [baseline]"
-    _, exact = measure("join", base_join, "SELECT count(*) FROM t WHERE x IN (SELECT k FROM small)")
     recipe = ("SELECT count(*) FROM t WHERE bloom_contains((SELECT bloom_ref(b) FROM filters "
               "WHERE name = 'small'), x) AND x IN (SELECT k FROM small)")
-    _, got = measure("join", "recipe: bloom_ref prefilter + IN, exact", recipe, baseline=base_join)
+    exact, got, _, _ = measure_section([
+        (base_join, "SELECT count(*) FROM t WHERE x IN (SELECT k FROM small)", (), None, None),
+        ("recipe: bloom_ref prefilter + IN, exact", recipe, (), base_join, None),
+        ("bloom_ref prefilter only (approximate)",
+         "SELECT count(*) FROM t WHERE bloom_contains((SELECT bloom_ref(b) FROM filters "
+         "WHERE name = 'small'), x)", (), base_join, None),
+        ("filter bound as ?1 (two statements)",
+         "SELECT count(*) FROM t WHERE bloom_contains(?1, x) AND x IN (SELECT k FROM small)",
+         (one("SELECT b FROM filters WHERE name = 'small'"),), base_join, None),
+    ])
     assert got == exact, (got, exact)
-    measure("join", "bloom_ref prefilter only (approximate)",
-            "SELECT count(*) FROM t WHERE bloom_contains((SELECT bloom_ref(b) FROM filters "
-            "WHERE name = 'small'), x)", baseline=base_join)
-    measure("join", "filter bound as ?1 (two statements)",
-            "SELECT count(*) FROM t WHERE bloom_contains(?1, x) AND x IN (SELECT k FROM small)",
-            one("SELECT b FROM filters WHERE name = 'small'"), baseline=base_join)
 
     # The forms that copy the blob on every row are too slow for the whole
     # table: measured on a slice, per row, against bloom_ref on the same slice.
@@ -145,8 +162,8 @@ if section("join"):
         seconds, _ = timed(sql, repeat=1)
         print("%-44s %9.3f us/row" % (label, seconds / slice_rows * 1e6), flush=True)
 
-missed = [r for r in rows if r[5] is not None and r[4] is not None and
-          r[2] / next(b for b in rows if b[1] == r[4])[2] > r[5]]
+missed = [r for r in rows if r[3] is not None and r[2] is not None and
+          r[1] / next(b for b in rows if b[0] == r[2])[1] > r[3]]
 print()
-print("goals: %d of %d met" % (sum(1 for r in rows if r[5] is not None) - len(missed),
-                               sum(1 for r in rows if r[5] is not None)))
+print("goals: %d of %d met" % (sum(1 for r in rows if r[3] is not None) - len(missed),
+                               sum(1 for r in rows if r[3] is not None)))
