@@ -32,6 +32,7 @@ enum {
     SPLIT_AT = 1 << 14,        /* distinct hashes (128 KiB) before 256 partitions */
     PENDING = 64,              /* hashes past the front are appended in batches of this */
     DEDUP_BUCKET = 2048,       /* hashes per sort after the spread: 16 KiB, in L1 */
+    DEDUP_BUCKET_BITS = 8,     /* at most 256 buckets (larger tails sort larger buckets) */
     SLAB_MIN = 64 << 10,
     SLAB_MAX = 8 << 20,
     /* Up to this many distinct values, candidate sizes are built and their
@@ -86,6 +87,7 @@ typedef struct store {
     slab *slabs;
     uint8_t *slab_cursor;
     size_t slab_left, next_slab_size;
+    size_t bucket_sizes[1 << DEDUP_BUCKET_BITS], bucket_fill[1 << DEDUP_BUCKET_BITS];
 } store;
 
 struct bloom_builder {
@@ -181,19 +183,28 @@ uint64_t bloom_builder_seed(const bloom_builder *b)
     return b->seed;
 }
 
-static bloom_status reserve_scratch(bloom_builder *b, size_t size, bloom_error *err)
+/* Grows the scratch to size bytes, keeping its first `keep` bytes. */
+static bloom_status reserve_scratch_keeping(bloom_builder *b, size_t size, size_t keep,
+                                            bloom_error *err)
 {
     if (size <= b->scratch_size)
         return BLOOM_OK;
-    if (size < 2 * b->scratch_size)
-        size = 2 * b->scratch_size;
+    /* a quarter more than asked: passes grow, but the scratch is kept */
+    size += size / 4;
     void *grown = allocate(b, size);
     if (grown == NULL)
         return bloom_fail(err, BLOOM_E_NOMEM, "out of memory for %zu bytes of builder scratch", size);
+    if (keep > 0)
+        memcpy(grown, b->scratch, keep);
     release(b, b->scratch);
     b->scratch = grown;
     b->scratch_size = size;
     return BLOOM_OK;
+}
+
+static bloom_status reserve_scratch(bloom_builder *b, size_t size, bloom_error *err)
+{
+    return reserve_scratch_keeping(b, size, 0, err);
 }
 
 /* ---- sorting: for the rare cases the dedup hash set does not cover ---- */
@@ -521,22 +532,14 @@ static bloom_status part_dedup(bloom_builder *b, part *p, bloom_error *err)
     if (tail == 0)
         return BLOOM_OK;
     const bool lookup = p->repeats && prefix >= 32;
-    unsigned bucket_bits = 0;
-    while (((size_t)DEDUP_BUCKET << bucket_bits) < tail)
-        bucket_bits++;
-    const size_t nbuckets = (size_t)1 << bucket_bits;
-    const unsigned skip = b->store->skip, bucket_shift = 64 - bucket_bits;
-    /* scratch: the bucket sizes, the tail as read, the tail spread, one
-     * bucket's work and its counts (a bucket holds at most the whole tail),
-     * the merged result, and for a lookup the prefix and its index */
-    size_t words = nbuckets + 4 * tail + 2 + n + (lookup ? 2 * prefix + PROBE_WIDTH + 2 : 0);
+    const unsigned skip = b->store->skip;
+    /* First the tail, as read or as left by the lookup, at the start of the
+     * scratch; for a lookup, the prefix and its index after it. */
+    size_t words = tail + (lookup ? prefix + PROBE_WIDTH + prefix / 2 + 2 : 0);
     bloom_status st = reserve_scratch(b, words * 8, err);
     if (st != BLOOM_OK)
         return st;
-    size_t *sizes = b->scratch;
-    uint64_t *raw = (uint64_t *)(sizes + nbuckets), *spread = raw + tail, *work = spread + tail;
-    uint32_t *counts = (uint32_t *)(work + tail);
-    uint64_t *merged = work + 2 * tail + 2, *pre = merged + n;
+    uint64_t *raw = b->scratch, *pre = raw + tail;
     part_reader r;
     const uint64_t *h;
     size_t len, m = 0;
@@ -549,14 +552,35 @@ static bloom_status part_dedup(bloom_builder *b, part *p, bloom_error *err)
         for (reader_start(&r, p, prefix); (len = reader_next(&r, &h, SIZE_MAX)) > 0; m += len)
             memcpy(raw + m, h, len * 8);
     }
-    size_t t = 0;
-    if (m > 0 && bucket_bits == 0) {
-        t = dedup_sorted(raw, m, skip, work, counts, spread);
-    } else if (m > 0) {
+    /* Then the buckets' sizes, and room after the tail for the spread
+     * tail, the largest bucket's work and counts, and the merged result. */
+    unsigned bucket_bits = 0;
+    while (((size_t)DEDUP_BUCKET << bucket_bits) < m && bucket_bits < DEDUP_BUCKET_BITS)
+        bucket_bits++;
+    const size_t nbuckets = (size_t)1 << bucket_bits;
+    const unsigned bucket_shift = 64 - bucket_bits;
+    size_t *sizes = b->store->bucket_sizes, largest = m;
+    if (bucket_bits > 0) {
         memset(sizes, 0, nbuckets * sizeof *sizes);
         for (size_t i = 0; i < m; i++)
             sizes[(raw[i] << skip) >> bucket_shift]++;
-        size_t *fill = (size_t *)work; /* free until the buckets are sorted */
+        largest = 0;
+        for (size_t k = 0; k < nbuckets; k++)
+            largest = sizes[k] > largest ? sizes[k] : largest;
+    }
+    words = m + (bucket_bits > 0 ? m : 0) + 2 * largest + 2 + n;
+    st = reserve_scratch_keeping(b, words * 8, m * 8, err);
+    if (st != BLOOM_OK)
+        return st;
+    raw = b->scratch;
+    uint64_t *spread = bucket_bits > 0 ? raw + m : raw, *work = spread + m;
+    uint32_t *counts = (uint32_t *)(work + largest);
+    uint64_t *merged = work + 2 * largest + 2;
+    size_t t = 0;
+    if (m > 0 && bucket_bits == 0) {
+        t = dedup_sorted(raw, m, skip, work, counts, raw);
+    } else if (m > 0) {
+        size_t *fill = b->store->bucket_fill;
         for (size_t k = 0, at = 0; k < nbuckets; at += sizes[k++])
             fill[k] = at;
         for (size_t i = 0; i < m; i++)
