@@ -2,17 +2,19 @@
  * builder.c - the self-sizing builder: accept hashes without knowing how
  * many distinct values will come, then size the filter for the count seen.
  *
- * It keeps every distinct 64-bit hash, in two tiers that both stay in cache
- * per row:
+ * It keeps every distinct 64-bit hash:
  * - a front hash set (open addressing, up to FRONT_MAX_SLOTS: 32 KiB, in L1
- *   beside a table scan) absorbs repeats; when half full it is spilled into
- *   the partitions, and once repeats are rare it steps aside for good;
- * - 256 partitions by the top byte of the hash, each a list of chunks that
- *   a row appends to (one store; the 256 chunk tails stay in L1).  When a
- *   partition has doubled since it was last deduplicated, its hashes go
- *   through a hash set the size of that partition (in L2), which leaves it
- *   sorted and distinct.  Chunks come from large slabs, backed by huge pages
- *   where the system offers them, and are reused: growth never copies.
+ *   beside a table scan) absorbs repeats; when half full it is spilled, and
+ *   once repeats are rare it steps aside: hashes then wait in a batch of
+ *   PENDING and are appended in a burst;
+ * - behind it, partitions: one until SPLIT_AT distinct hashes, then 256 by
+ *   the top byte.  A partition is a sorted, distinct prefix and a tail of
+ *   appended hashes, in chunks carved from slabs (huge pages where the
+ *   system offers them; growth never copies).  When it has doubled (eight-
+ *   fold after a pass that found nearly all new hashes) a pass sorts the
+ *   tail (spread into L1-sized buckets, a counting sort each) and merges it
+ *   into the prefix; after a pass that found mostly repeats, the tail's
+ *   known hashes are first dropped by lookup in the prefix.
  * The final filter is a function of the set of hashes alone, so partial
  * builders merged in any order give the serial result bit for bit.
  */
@@ -33,7 +35,7 @@ enum {
     PENDING = 64,              /* hashes past the front are appended in batches of this */
     DEDUP_BUCKET = 2048,       /* hashes per sort after the spread: 16 KiB, in L1 */
     DEDUP_BUCKET_BITS = 8,     /* at most 256 buckets (larger tails sort larger buckets) */
-    SLAB_MIN = 64 << 10,
+    SLAB_MIN = 32 << 10,
     SLAB_MAX = 8 << 20,
     /* Up to this many distinct values, candidate sizes are built and their
      * actual false-positive rate checked; above it, the rate is within a
