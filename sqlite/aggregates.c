@@ -17,7 +17,7 @@
 #define AGG_FPR 0.01
 
 /* The core's builder keeps the group's distinct hashes (an in-cache set,
- * then sorted runs) and sizes the filter at the end; it is created with the
+ * then sorted partitions) and sizes the filter at the end; it is created with the
  * group's first non-NULL value, so a group of NULLs allocates nothing. */
 typedef struct agg_build {
     bloom_builder *builder;
