@@ -4,7 +4,7 @@ CORE_TEST_SRCS = $(wildcard core/tests/*.c)
 
 build/core-test/test_core: $(CORE_SRCS) $(CORE_HDRS) $(CORE_TEST_SRCS) $(wildcard core/tests/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(STD) $(WARN) -Werror -g -O1 $(SANITIZE) -Icore -o $@ $(CORE_TEST_SRCS) $(CORE_SRCS) -lm
+	$(CC) $(STD) $(WARN) -Werror -g -O1 $(SANITIZE) -DBLOOM_SCRATCH_EXACT -Icore -o $@ $(CORE_TEST_SRCS) $(CORE_SRCS) -lm
 
 .PHONY: core-test
 core-test: build/core-test/test_core
