@@ -211,9 +211,11 @@ static bloom_status reserve_scratch(bloom_builder *b, size_t size, bloom_error *
     return reserve_scratch_keeping(b, size, 0, err);
 }
 
-/* ---- sorting: for the rare cases the dedup hash set does not cover ---- */
+/* ---- sorting ---- */
 
-static void insertion_sort(uint64_t *a, size_t n)
+/* Insertion sort of a[0, n) that gives up (returns false) after about
+ * `budget` moves: nearly sorted input finishes well within it. */
+static bool insertion_sort_bounded(uint64_t *a, size_t n, size_t budget)
 {
     for (size_t i = 1; i < n; i++) {
         uint64_t v = a[i];
@@ -221,7 +223,11 @@ static void insertion_sort(uint64_t *a, size_t n)
         for (; j > 0 && a[j - 1] > v; j--)
             a[j] = a[j - 1];
         a[j] = v;
+        if (i - j > budget)
+            return false;
+        budget -= i - j;
     }
+    return true;
 }
 
 enum { RADIX_BITS = 8, RADIX_PASSES = 8 };
@@ -263,7 +269,7 @@ static size_t sort_unique(uint64_t *a, uint64_t *tmp, size_t n)
 {
     const uint64_t *sorted = a;
     if (n <= 32)
-        insertion_sort(a, n);
+        insertion_sort_bounded(a, n, SIZE_MAX);
     else
         sorted = radix_sort(a, tmp, n);
     size_t u = 0;
@@ -384,23 +390,6 @@ static void part_truncate(bloom_builder *b, part *p, size_t n)
         nchunks++;
     }
     part_end_at(b, p, c, before, nchunks, n - before);
-}
-
-/* Insertion sort of a[0, n) that gives up (returns false) after about
- * `budget` moves: nearly sorted input finishes well within it. */
-static bool insertion_sort_bounded(uint64_t *a, size_t n, size_t budget)
-{
-    for (size_t i = 1; i < n; i++) {
-        uint64_t v = a[i];
-        size_t j = i;
-        for (; j > 0 && a[j - 1] > v; j--)
-            a[j] = a[j - 1];
-        a[j] = v;
-        if (i - j > budget)
-            return false;
-        budget -= i - j;
-    }
-    return true;
 }
 
 /* Sorts and deduplicates in[0, n), hashes that agree on their top `skip`
