@@ -12,6 +12,7 @@
 
 #include "postgres.h"
 
+#include "access/detoast.h"
 #include "fmgr.h"
 #include "lib/stringinfo.h"
 #include "bloom.h"
@@ -180,7 +181,40 @@ typedef struct BloomCallCache
 	unsigned	nhashes;
 } BloomCallCache;
 
-extern BloomCallCache *bloom_call_cache(FunctionCallInfo fcinfo);
+extern BloomCallCache *bloom_call_cache_create(FunctionCallInfo fcinfo);
+
+/* The call site's cache (fn_extra), made on first use. */
+static inline BloomCallCache *
+bloom_call_cache(FunctionCallInfo fcinfo)
+{
+	if (likely(fcinfo->flinfo->fn_extra != NULL))
+		return (BloomCallCache *) fcinfo->flinfo->fn_extra;
+	return bloom_call_cache_create(fcinfo);
+}
+
+static inline bool
+bloom_same_toast_pointer(const varatt_external *a, const varatt_external *b)
+{
+	return a->va_valueid == b->va_valueid && a->va_toastrelid == b->va_toastrelid &&
+		a->va_rawsize == b->va_rawsize && a->va_extinfo == b->va_extinfo;
+}
+
+/*
+ * The per-row case of bloom_read_arg, inline: argument argno is the same
+ * stored (TOASTed) filter as on the last call, whose parsed view is
+ * returned; NULL in every other case.
+ */
+static inline const bloom_filter *
+bloom_cached_stored_arg(FunctionCallInfo fcinfo, int argno, BloomArgCache *cache)
+{
+	struct varlena *p = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno));
+	varatt_external key;
+
+	if (!cache->valid || !cache->is_ondisk || !VARATT_IS_EXTERNAL_ONDISK(p))
+		return NULL;
+	VARATT_EXTERNAL_GET_POINTER(key, p);
+	return bloom_same_toast_pointer(&key, &cache->toast) ? &cache->view : NULL;
+}
 
 /* The hasher of argument argno, set up on first use. */
 static inline BloomHasher *

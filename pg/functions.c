@@ -104,11 +104,16 @@ static bool
 contains(FunctionCallInfo fcinfo, int filter_arg, int value_arg)
 {
 	BloomCallCache *cache = bloom_call_cache(fcinfo);
-	bloom_filter f;
+	const bloom_filter *f = bloom_cached_stored_arg(fcinfo, filter_arg, &cache->args[0]);
+	bloom_filter parsed;
 
-	bloom_read_arg(fcinfo, filter_arg, &cache->args[0], &f);
-	return bloom_contains_hash(&f, bloom_hash_value(bloom_call_hasher(fcinfo, cache, value_arg),
-													PG_GETARG_DATUM(value_arg), f.seed));
+	if (f == NULL)
+	{
+		bloom_read_arg(fcinfo, filter_arg, &cache->args[0], &parsed);
+		f = &parsed;
+	}
+	return bloom_contains_hash(f, bloom_hash_value(bloom_call_hasher(fcinfo, cache, value_arg),
+												   PG_GETARG_DATUM(value_arg), f->seed));
 }
 
 /* bloom_contains(f bloom, value anyelement) -> bool; also f @> value */

@@ -169,15 +169,6 @@ cache_reset(BloomArgCache *cache)
 	cache->raw = NULL;
 }
 
-/* The per-row test of a stored filter argument: fields, not a call to
- * memcmp (through the PLT, it cost more than the comparison). */
-static inline bool
-same_toast_pointer(const varatt_external *a, const varatt_external *b)
-{
-	return a->va_valueid == b->va_valueid && a->va_toastrelid == b->va_toastrelid &&
-		a->va_rawsize == b->va_rawsize && a->va_extinfo == b->va_extinfo;
-}
-
 void
 bloom_read_arg(FunctionCallInfo fcinfo, int argno, BloomArgCache *cache, bloom_filter *out)
 {
@@ -193,7 +184,7 @@ bloom_read_arg(FunctionCallInfo fcinfo, int argno, BloomArgCache *cache, bloom_f
 		if (ondisk)
 		{
 			VARATT_EXTERNAL_GET_POINTER(key, p);
-			if (cache->valid && cache->is_ondisk && same_toast_pointer(&key, &cache->toast))
+			if (cache->valid && cache->is_ondisk && bloom_same_toast_pointer(&key, &cache->toast))
 			{
 				*out = cache->view;
 				return;
@@ -319,11 +310,10 @@ bloom_layout_arg(text *name)
 }
 
 BloomCallCache *
-bloom_call_cache(FunctionCallInfo fcinfo)
+bloom_call_cache_create(FunctionCallInfo fcinfo)
 {
-	if (fcinfo->flinfo->fn_extra == NULL)
-		fcinfo->flinfo->fn_extra = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt,
-														  sizeof(BloomCallCache));
+	fcinfo->flinfo->fn_extra = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt,
+													  sizeof(BloomCallCache));
 	return (BloomCallCache *) fcinfo->flinfo->fn_extra;
 }
 
