@@ -44,6 +44,30 @@ int bf_hash_typed(sqlite3_context *ctx, sqlite3_value *v, int type, uint64_t see
  * once and its view cached as auxdata of argument i. */
 int bf_filter_arg(sqlite3_context *ctx, sqlite3_value **argv, int i, const char *fn,
                   bloom_filter *out);
+
+/* What a constant filter argument keeps between rows (auxdata): its parsed
+ * header.  The bytes stay SQLite's, so bits is refreshed on every call. */
+typedef struct bf_filter_cache {
+    bloom_filter view;
+} bf_filter_cache;
+
+/* The per-row case of bf_filter_arg, inline: argument i is a constant
+ * filter already parsed for this statement; NULL in every other case.
+ * SQLite keeps auxdata only while the argument's value cannot change, so
+ * the cached header still describes the blob; its address is read again,
+ * SQLite being free to move it. */
+static inline const bloom_filter *bf_cached_filter_arg(sqlite3_context *ctx,
+                                                       sqlite3_value **argv, int i)
+{
+    bf_filter_cache *cached = sqlite3_get_auxdata(ctx, i);
+    if (cached == NULL)
+        return NULL;
+    const uint8_t *bytes = sqlite3_value_blob(argv[i]);
+    if (bytes == NULL)
+        return NULL;
+    cached->view.bits = (uint8_t *)bytes + BLOOM_HEADER_SIZE;
+    return &cached->view;
+}
 /* A filter from bytes that need no cache (aggregate inputs). */
 int bf_filter_value(sqlite3_context *ctx, sqlite3_value *v, const char *fn, bloom_filter *out);
 

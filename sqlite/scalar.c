@@ -146,16 +146,23 @@ void bf_contains(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     static const char fn[] = "bloom_contains";
     (void)argc;
-    bloom_filter f;
+    bloom_filter parsed;
     uint64_t hash;
     int type = sqlite3_value_type(argv[1]);
     if (type == SQLITE_NULL)
         return; /* NULL is never a member, nor known not to be one */
-    if (bf_filter_arg(ctx, argv, 0, fn, &f) != BF_OK)
+    /* per row: the cached filter and an integer key, all inline */
+    const bloom_filter *f = bf_cached_filter_arg(ctx, argv, 0);
+    if (f == NULL) {
+        if (bf_filter_arg(ctx, argv, 0, fn, &parsed) != BF_OK)
+            return;
+        f = &parsed;
+    }
+    if (type == SQLITE_INTEGER)
+        hash = bloom_hash_int64(sqlite3_value_int64(argv[1]), f->seed);
+    else if (bf_hash_typed(ctx, argv[1], type, f->seed, &hash) != BF_OK)
         return;
-    if (bf_hash_typed(ctx, argv[1], type, f.seed, &hash) != BF_OK)
-        return;
-    sqlite3_result_int(ctx, bloom_contains_hash(&f, hash));
+    sqlite3_result_int(ctx, bloom_contains_hash(f, hash));
 }
 
 /* Both filter arguments, validated; BF_OK only when both are present. */

@@ -102,12 +102,6 @@ int bf_hash_typed(sqlite3_context *ctx, sqlite3_value *v, int type, uint64_t see
     return BF_NULL;
 }
 
-/* What a constant filter argument keeps between rows: its parsed header.
- * The bytes themselves stay SQLite's, so bits is refreshed on every call. */
-typedef struct filter_cache {
-    bloom_filter view;
-} filter_cache;
-
 /* A filter parsed and copied once per statement by bloom_ref(): a pointer
  * value (SQL NULL to anything else), which SQLite copies by reference where
  * it would copy a blob's bytes, e.g. a scalar subquery's result on every
@@ -199,23 +193,16 @@ int bf_filter_value(sqlite3_context *ctx, sqlite3_value *v, const char *fn, bloo
 int bf_filter_arg(sqlite3_context *ctx, sqlite3_value **argv, int i, const char *fn,
                   bloom_filter *out)
 {
-    /* The per-row fast path: SQLite keeps auxdata only while the argument's
-     * value cannot change, so a cached header still describes the blob; only
-     * its address is read again, SQLite being free to move it. */
-    const filter_cache *cached = sqlite3_get_auxdata(ctx, i);
+    const bloom_filter *cached = bf_cached_filter_arg(ctx, argv, i);
     if (cached != NULL) {
-        const uint8_t *bytes = sqlite3_value_blob(argv[i]);
-        if (bytes != NULL) {
-            *out = cached->view;
-            out->bits = (uint8_t *)bytes + BLOOM_HEADER_SIZE;
-            return BF_OK;
-        }
+        *out = *cached;
+        return BF_OK;
     }
     int from_blob;
     int rc = read_filter(ctx, argv[i], fn, out, &from_blob);
     if (rc != BF_OK || !from_blob)
         return rc;
-    filter_cache *cache = sqlite3_malloc(sizeof *cache);
+    bf_filter_cache *cache = sqlite3_malloc(sizeof *cache);
     if (cache != NULL) { /* without a cache the next call parses again */
         cache->view = *out;
         sqlite3_set_auxdata(ctx, i, cache, sqlite3_free);
