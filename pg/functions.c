@@ -100,7 +100,8 @@ bloom_add(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(result);
 }
 
-static bool
+/* Inlined into both operators' functions: one call a row less. */
+static pg_attribute_always_inline bool
 contains(FunctionCallInfo fcinfo, int filter_arg, int value_arg)
 {
 	BloomCallCache *cache = bloom_call_cache(fcinfo);
