@@ -65,7 +65,8 @@ extern void bloom_pg_allocator(bloom_allocator *alloc, MemoryContext ctx);
 
 /* ---- text and binary forms shared by bloom and bloom_builder (type.c) ---- */
 extern bytea *bloom_hex_decode(const char *str, const char *type_name);
-extern char *bloom_hex_encode(const char *data, Size len);
+/* \x + hex of a bloom or bloom_builder value (the output functions) */
+extern char *bloom_hex_out(Datum value);
 /* The rest of a binary message as a new varlena (not yet validated). */
 extern struct varlena *bloom_recv_bytes(StringInfo buf);
 

@@ -187,10 +187,7 @@ bloom_builder_in(PG_FUNCTION_ARGS)
 Datum
 bloom_builder_out(PG_FUNCTION_ARGS)
 {
-	/* detoasting an expanded state flattens (serializes) it */
-	struct varlena *p = PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(0));
-
-	PG_RETURN_CSTRING(bloom_hex_encode(VARDATA_ANY(p), VARSIZE_ANY_EXHDR(p)));
+	PG_RETURN_CSTRING(bloom_hex_out(PG_GETARG_DATUM(0)));
 }
 
 Datum

@@ -79,9 +79,13 @@ bloom_hex_decode(const char *str, const char *type_name)
 }
 
 char *
-bloom_hex_encode(const char *data, Size len)
+bloom_hex_out(Datum value)
 {
 	static const char digits[] = "0123456789abcdef";
+	/* detoasting an expanded bloom_builder flattens (serializes) it */
+	struct varlena *p = PG_DETOAST_DATUM_PACKED(value);
+	const char *data = VARDATA_ANY(p);
+	Size		len = VARSIZE_ANY_EXHDR(p);
 	char	   *out;
 
 	if (len > (MaxAllocHugeSize - 3) / 2)
@@ -177,23 +181,16 @@ bloom_read_arg(FunctionCallInfo fcinfo, int argno, BloomArgCache *cache, bloom_f
 
 	if (cache != NULL && (ondisk || VARATT_IS_COMPRESSED(p)))
 	{
-		varatt_external key;
+		const bloom_filter *known = bloom_cached_stored_arg(fcinfo, argno, cache);
 		MemoryContext old;
 		struct varlena *flat;
 
-		if (ondisk)
+		if (known == NULL && !ondisk && cache->valid && !cache->is_ondisk &&
+			VARSIZE(p) == VARSIZE(cache->raw) && memcmp(p, cache->raw, VARSIZE(p)) == 0)
+			known = &cache->view;
+		if (known != NULL)
 		{
-			VARATT_EXTERNAL_GET_POINTER(key, p);
-			if (cache->valid && cache->is_ondisk && bloom_same_toast_pointer(&key, &cache->toast))
-			{
-				*out = cache->view;
-				return;
-			}
-		}
-		else if (cache->valid && !cache->is_ondisk && VARSIZE(p) == VARSIZE(cache->raw) &&
-				 memcmp(p, cache->raw, VARSIZE(p)) == 0)
-		{
-			*out = cache->view;
+			*out = *known;
 			return;
 		}
 
@@ -211,7 +208,7 @@ bloom_read_arg(FunctionCallInfo fcinfo, int argno, BloomArgCache *cache, bloom_f
 		cache->view = *out;
 		cache->is_ondisk = ondisk;
 		if (ondisk)
-			cache->toast = key;
+			VARATT_EXTERNAL_GET_POINTER(cache->toast, p);
 		cache->valid = true;
 		return;
 	}
@@ -332,9 +329,7 @@ bloom_in(PG_FUNCTION_ARGS)
 Datum
 bloom_out(PG_FUNCTION_ARGS)
 {
-	struct varlena *p = PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(0));
-
-	PG_RETURN_CSTRING(bloom_hex_encode(VARDATA_ANY(p), VARSIZE_ANY_EXHDR(p)));
+	PG_RETURN_CSTRING(bloom_hex_out(PG_GETARG_DATUM(0)));
 }
 
 Datum

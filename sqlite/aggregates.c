@@ -29,10 +29,7 @@ void bf_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     (void)argc;
     uint64_t hash;
     bloom_error err;
-    int type = sqlite3_value_type(argv[0]);
-    if (type == SQLITE_INTEGER) /* per row: the usual key, hashed inline */
-        hash = bloom_hash_int64(sqlite3_value_int64(argv[0]), 0);
-    else if (bf_hash_typed(ctx, argv[0], type, 0, &hash) != BF_OK)
+    if (bf_hash_value(ctx, argv[0], 0, &hash) != BF_OK)
         return;
     agg_build *st = sqlite3_aggregate_context(ctx, sizeof *st);
     if (st == NULL) {

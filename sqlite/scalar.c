@@ -158,9 +158,7 @@ void bf_contains(sqlite3_context *ctx, int argc, sqlite3_value **argv)
             return;
         f = &parsed;
     }
-    if (type == SQLITE_INTEGER)
-        hash = bloom_hash_int64(sqlite3_value_int64(argv[1]), f->seed);
-    else if (bf_hash_typed(ctx, argv[1], type, f->seed, &hash) != BF_OK)
+    if (bf_hash_typed(ctx, argv[1], type, f->seed, &hash) != BF_OK)
         return;
     sqlite3_result_int(ctx, bloom_contains_hash(f, hash));
 }

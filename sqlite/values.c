@@ -61,17 +61,9 @@ static const char *type_name(int type)
     return "null";
 }
 
-int bf_hash_value(sqlite3_context *ctx, sqlite3_value *v, uint64_t seed, uint64_t *out)
-{
-    return bf_hash_typed(ctx, v, sqlite3_value_type(v), seed, out);
-}
-
-int bf_hash_typed(sqlite3_context *ctx, sqlite3_value *v, int type, uint64_t seed, uint64_t *out)
+int bf_hash_other(sqlite3_context *ctx, sqlite3_value *v, int type, uint64_t seed, uint64_t *out)
 {
     switch (type) {
-    case SQLITE_INTEGER:
-        *out = bloom_hash_int64(sqlite3_value_int64(v), seed);
-        return BF_OK;
     case SQLITE_FLOAT:
         /* The core's canonical bytes of an integral double are the integer's,
          * so 5.0 and 5 are one member, as they are one value to SQL. */
