@@ -8,6 +8,10 @@
 # `make test` can run on a machine that has no PostgreSQL yet and install it.
 
 EXTENSION = bloomfilter
+# The one place the version is set: the control file's default_version.  C
+# code (bloom_version()) and the install scripts follow it.
+EXTVERSION := $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" bloomfilter.control)
+VERSION_DEF = -DBLOOMFILTER_VERSION='"$(EXTVERSION)"'
 MODULE_big = bloomfilter
 
 CORE_SRCS = $(sort $(wildcard core/*.c))
@@ -16,7 +20,7 @@ CORE_HDRS = $(wildcard core/*.h)
 include pg/pg.mk
 
 OBJS = $(CORE_SRCS:.c=.o) $(PG_SRCS:.c=.o)
-PG_CPPFLAGS = -I$(srcdir)/core
+PG_CPPFLAGS = -I$(srcdir)/core $(VERSION_DEF)
 EXTRA_CLEAN = build results regression.diffs regression.out
 
 PG_CONFIG ?= pg_config
@@ -31,7 +35,7 @@ endif
 
 # Flags for what this Makefile builds outside PGXS (core tests, SQLite, bench).
 WARN = -Wall -Wextra
-STD = -std=c11
+STD = -std=c11 $(VERSION_DEF)
 
 include core/core.mk
 include sqlite/sqlite.mk

@@ -34,7 +34,10 @@ extern "C" {
 
 BLOOM_HIDDEN_BEGIN
 
-#define BLOOMFILTER_VERSION "1.0"
+/* The release, from bloomfilter.control through the Makefile. */
+#ifndef BLOOMFILTER_VERSION
+#error "build with -DBLOOMFILTER_VERSION=... (the Makefile reads it from bloomfilter.control)"
+#endif
 
 /* ---- format constants (docs/FORMAT.md) ---- */
 #define BLOOM_HEADER_SIZE 32

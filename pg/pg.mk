@@ -2,10 +2,13 @@
 # Makefile before PGXS.  The core's objects are linked into the module.
 .DEFAULT_GOAL := all
 
-PG_SRCS = pg/module.c pg/errors.c pg/type.c pg/hashing.c pg/functions.c \
-          pg/builder_type.c pg/aggregates.c
-DATA = pg/bloomfilter--1.0.sql
-REGRESS = bloom_type bloom_functions bloom_hashing bloom_aggregates bloom_errors bloom_join
+PG_SRCS = $(sort $(wildcard pg/*.c))
+# Released install scripts are frozen; a new version ships only its upgrade
+# script, and CREATE EXTENSION runs 1.0 then every upgrade step, so a fresh
+# install and an upgraded one are the same objects by construction.
+DATA = $(sort $(wildcard pg/bloomfilter--*.sql))
+# Every sql/NAME.sql with its expected/NAME.out; each test makes its own tables.
+REGRESS = $(sort $(notdir $(basename $(wildcard sql/*.sql))))
 REGRESS_OPTS = --inputdir=. --load-extension=bloomfilter
 
 # The core is C11 with declarations where they are used; PGXS's
@@ -19,6 +22,5 @@ $(CORE_SRCS:.c=.o): $(CORE_HDRS)
 bench-pg:
 	tools/install-deps.sh --quiet bench
 	$(MAKE) --no-print-directory all
-	$(MAKE) --no-print-directory install
-	pg_virtualenv -t -v 15 bench/bench_pg.sh
+	flock /tmp/bloomfilter-pg.lock sh -c '$(MAKE) --no-print-directory install && pg_virtualenv -t -v 15 bench/bench_pg.sh'
 .PHONY: bench-pg

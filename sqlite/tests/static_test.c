@@ -74,7 +74,7 @@ int main(void)
     expect(db, "SELECT bloom_version()", "error: no such function: bloom_version");
     check(sqlite3_bloomfilter_init(db, &err, NULL) == SQLITE_OK && err == NULL,
           "sqlite3_bloomfilter_init(db, &err, NULL)");
-    expect(db, "SELECT bloom_version()", "1.0");
+    expect(db, "SELECT bloom_version()", BLOOMFILTER_VERSION);
     expect(db,
            "WITH RECURSIVE s(v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM s WHERE v < 1000), "
            "f(b) AS (SELECT bloom_agg(v) FROM s) "

@@ -7,6 +7,7 @@ be byte for byte the filter the model builds.
     /usr/bin/python3 sqlite/tests/test_python.py [path/to/bloomfilter]
 """
 import math
+import re
 import os
 import sqlite3
 import sys
@@ -54,7 +55,10 @@ class Extension(unittest.TestCase):
         return self.db.execute(sql, args).fetchone()[0]
 
     def test_version(self):
-        self.assertEqual(self.one("SELECT bloom_version()"), "1.0")
+        control = os.path.join(os.path.dirname(__file__), "..", "..", "bloomfilter.control")
+        with open(control) as f:
+            version = re.search(r"default_version = '([^']+)'", f.read()).group(1)
+        self.assertEqual(self.one("SELECT bloom_version()"), version)
 
     def test_hash_matches_model(self):
         values = [0, 5, -1, 2 ** 63 - 1, -(2 ** 63), 0.5, -0.0, 1e300, 2.0 ** 63, -(2.0 ** 63),

@@ -5,6 +5,10 @@
 # for byte and answer as DuckDB's own probe.
 set -eu
 cd "$(dirname "$0")/../.."
+# One PostgreSQL installation per machine: runs from several clones of the
+# project (make install, then a cluster) take turns instead of overwriting
+# each other's installed module.
+[ -n "${BLOOM_PG_LOCKED:-}" ] || BLOOM_PG_LOCKED=1 exec flock /tmp/bloomfilter-pg.lock "$0" "$@"
 tools/install-deps.sh --quiet parquet
 make --no-print-directory sqlite >/dev/null
 make --no-print-directory >/dev/null
