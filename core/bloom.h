@@ -131,6 +131,40 @@ bool bloom_contains_hash(const bloom_filter *f, uint64_t hash);
 /* Insert many hashes, prefetching, for filters larger than the cache. */
 void bloom_add_hashes(bloom_filter *f, const uint64_t *hashes, size_t n);
 
+/* ---- probes that read part of a filter (core/probe_offsets.c) ---- */
+
+/*
+ * Which bytes of the bit array a probe of `hash` reads, for hosts that read
+ * a stored filter piecewise (a TOAST slice, SQLite's incremental BLOB I/O)
+ * instead of whole: classic, the byte of each of its k bits (in probe order,
+ * the same byte possibly twice); blocked, its one 32-byte block.  Offsets
+ * count from the start of the bit array, i.e. BLOOM_HEADER_SIZE bytes into
+ * the serialized filter.  Only f's header fields are read, never f->bits:
+ * parse the header with bloom_parse_header(first 32 bytes, total length).
+ */
+typedef struct bloom_probe_plan {
+    unsigned count;                      /* byte ranges to read */
+    unsigned length;                     /* bytes in each: 1 (classic) or 32 (blocked) */
+    uint64_t offset[BLOOM_MAX_NHASHES];  /* into the bit array */
+    uint8_t mask[BLOOM_MAX_NHASHES];     /* classic: the probed bit of each byte */
+} bloom_probe_plan;
+
+void bloom_probe_plan_for(const bloom_filter *f, uint64_t hash, bloom_probe_plan *out);
+/* bloom_contains_hash's answer from the planned bytes alone: range i is
+ * bytes[i * plan->length, (i + 1) * plan->length). */
+bool bloom_probe_plan_test(const bloom_filter *f, uint64_t hash, const bloom_probe_plan *plan,
+                           const uint8_t *bytes);
+
+/* ---- batched probes (core/probe_batch.c) ---- */
+
+/*
+ * out[i] = bloom_contains_hash(f, hashes[i]) for i < n.  For filters larger
+ * than the cache: the lines of hashes further on are prefetched while the
+ * current one is tested, so the memory misses of a batch overlap instead of
+ * costing one full miss per probe.  Same answers as the single probe.
+ */
+void bloom_contains_hashes(const bloom_filter *f, const uint64_t *hashes, size_t n, bool *out);
+
 /* BLOOM_OK if a and b can be combined, else BLOOM_E_MISMATCH with a message
  * naming both sides' layout, nbits, nhashes and seed. */
 bloom_status bloom_check_compatible(const bloom_filter *a, const bloom_filter *b, bloom_error *err);

@@ -49,8 +49,10 @@ static inline uint16_t load_le16(const uint8_t *p)
 
 #if defined(__GNUC__) || defined(__clang__)
 #define BLOOM_PREFETCH_WRITE(p) __builtin_prefetch((p), 1, 1)
+#define BLOOM_PREFETCH_READ(p) __builtin_prefetch((p), 0, 3)
 #else
 #define BLOOM_PREFETCH_WRITE(p) ((void)(p))
+#define BLOOM_PREFETCH_READ(p) ((void)(p))
 #endif
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -77,11 +79,19 @@ void classic_add(bloom_filter *f, uint64_t hash);
 bool classic_contains(const bloom_filter *f, uint64_t hash);
 void classic_add_many(bloom_filter *f, const uint64_t *hashes, size_t n);
 double classic_estimate_fpr(const bloom_filter *f);
+/* The k bit positions a value of this hash sets, in probe order. */
+void classic_probe_bits(const bloom_filter *f, uint64_t hash, uint64_t *bits);
+void classic_contains_many(const bloom_filter *f, const uint64_t *hashes, size_t n, bool *out);
 
 void blocked_add(bloom_filter *f, uint64_t hash);
 bool blocked_contains(const bloom_filter *f, uint64_t hash);
 void blocked_add_many(bloom_filter *f, const uint64_t *hashes, size_t n);
 double blocked_estimate_fpr(const bloom_filter *f);
+/* The block a value of this hash lives in, and the test of that block
+ * alone (32 bytes, wherever they were read into). */
+uint64_t blocked_block_index(const bloom_filter *f, uint64_t hash);
+bool blocked_block_contains(const uint8_t *block, uint64_t hash);
+void blocked_contains_many(const bloom_filter *f, const uint64_t *hashes, size_t n, bool *out);
 /* Expected false-positive rate of a blocked filter of nblocks blocks holding
  * n values, by the Poisson mixture over block loads. */
 double blocked_model_fpr(double n, double nblocks);

@@ -12,10 +12,20 @@
 static const uint32_t salt[8] = {0x47b6137bU, 0x44974d91U, 0x8824ad5bU, 0xa2b7289dU,
                                  0x705495c7U, 0x2df1424bU, 0x9efc4947U, 0x5c6bfb31U};
 
-static inline uint8_t *block_of(const bloom_filter *f, uint64_t hash)
+static inline uint64_t block_index(const bloom_filter *f, uint64_t hash)
 {
     uint64_t nblocks = f->nbits / BLOOM_BLOCK_BITS;
-    return f->bits + ((hash >> 32) * nblocks >> 32) * 32;
+    return (hash >> 32) * nblocks >> 32;
+}
+
+static inline uint8_t *block_of(const bloom_filter *f, uint64_t hash)
+{
+    return f->bits + block_index(f, hash) * 32;
+}
+
+uint64_t blocked_block_index(const bloom_filter *f, uint64_t hash)
+{
+    return block_index(f, hash);
 }
 
 void blocked_add(bloom_filter *f, uint64_t hash)
@@ -29,9 +39,8 @@ void blocked_add(bloom_filter *f, uint64_t hash)
 }
 
 /* Branch-free, as in the classic layout: the eight tests touch one line. */
-bool blocked_contains(const bloom_filter *f, uint64_t hash)
+static inline bool test_block(const uint8_t *block, uint64_t hash)
 {
-    const uint8_t *block = block_of(f, hash);
     uint32_t key = (uint32_t)hash;
     unsigned all = 1;
     for (int i = 0; i < 8; i++) {
@@ -39,6 +48,31 @@ bool blocked_contains(const bloom_filter *f, uint64_t hash)
         all &= (unsigned)(block[4 * i + (bit >> 3)] >> (bit & 7));
     }
     return all & 1u;
+}
+
+bool blocked_contains(const bloom_filter *f, uint64_t hash)
+{
+    return test_block(block_of(f, hash), hash);
+}
+
+bool blocked_block_contains(const uint8_t *block, uint64_t hash)
+{
+    return test_block(block, hash);
+}
+
+/* A probe is one line: prefetch the block of hash j + DISTANCE while
+ * testing hash j, so about DISTANCE misses overlap. */
+enum { DISTANCE = 16 };
+
+void blocked_contains_many(const bloom_filter *f, const uint64_t *hashes, size_t n, bool *out)
+{
+    for (size_t j = 0; j < n && j < DISTANCE; j++)
+        BLOOM_PREFETCH_READ(block_of(f, hashes[j]));
+    for (size_t j = 0; j < n; j++) {
+        if (j + DISTANCE < n)
+            BLOOM_PREFETCH_READ(block_of(f, hashes[j + DISTANCE]));
+        out[j] = test_block(block_of(f, hashes[j]), hashes[j]);
+    }
 }
 
 enum { BATCH = 16 };

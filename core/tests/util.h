@@ -32,5 +32,6 @@ TEST_LIST(filter_tests);
 TEST_LIST(hash_tests);
 TEST_LIST(builder_tests);
 TEST_LIST(golden_tests);
+TEST_LIST(probe_tests);
 
 #endif

@@ -1,0 +1,15 @@
+/*
+ * probe_batch.c - many probes of one filter at a time.  A probe of a filter
+ * larger than the cache waits for memory; probing a batch whose lines were
+ * prefetched ahead lets those waits overlap (the layouts' kernels hold the
+ * pipelines: layout_classic.c, layout_blocked.c).
+ */
+#include "internal.h"
+
+void bloom_contains_hashes(const bloom_filter *f, const uint64_t *hashes, size_t n, bool *out)
+{
+    if (f->layout == BLOOM_LAYOUT_BLOCKED)
+        blocked_contains_many(f, hashes, n, out);
+    else
+        classic_contains_many(f, hashes, n, out);
+}

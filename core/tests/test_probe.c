@@ -1,0 +1,86 @@
+/*
+ * test_probe.c - the partial-read probe (probe_offsets.c) and the batched
+ * probe (probe_batch.c) answer exactly as bloom_contains_hash.
+ */
+#include "util.h"
+
+#include <string.h>
+
+/* Filters of both layouts, small and odd sizes included, half full. */
+static const struct {
+    int layout;
+    uint64_t nbits;
+    unsigned k;
+} shapes[] = {{BLOOM_LAYOUT_CLASSIC, 1, 1},        {BLOOM_LAYOUT_CLASSIC, 61, 3},
+              {BLOOM_LAYOUT_CLASSIC, 9585, 7},     {BLOOM_LAYOUT_CLASSIC, 1 << 20, 32},
+              {BLOOM_LAYOUT_BLOCKED, 256, 8},      {BLOOM_LAYOUT_BLOCKED, 256 * 37, 8},
+              {BLOOM_LAYOUT_BLOCKED, 1 << 20, 8}};
+
+static void test_plan_reads_what_probe_reads(void)
+{
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        bloom_filter f, header;
+        uint8_t *buf = new_filter(shapes[s].layout, shapes[s].nbits, shapes[s].k, 17, &f);
+        size_t len = bloom_serialized_size(f.nbits);
+        for (uint64_t i = 0; i < shapes[s].nbits / 16 + 1; i++)
+            bloom_add_hash(&f, key_at(30, i));
+        /* the header alone, with the total length, is enough to plan */
+        CHECK(bloom_parse_header(buf, len, &header, NULL) == BLOOM_OK);
+        int mismatches = 0, out_of_range = 0;
+        for (uint64_t i = 0; i < 4000; i++) {
+            uint64_t h = key_at(i % 2 ? 30 : 31, i / 2);
+            bloom_probe_plan plan;
+            uint8_t bytes[BLOOM_MAX_NHASHES * 32];
+            bloom_probe_plan_for(&header, h, &plan);
+            CHECK(plan.length == (f.layout == BLOOM_LAYOUT_BLOCKED ? 32u : 1u));
+            CHECK(plan.count == (f.layout == BLOOM_LAYOUT_BLOCKED ? 1u : f.nhashes));
+            for (unsigned r = 0; r < plan.count; r++) {
+                if (plan.offset[r] + plan.length > f.nbytes) {
+                    out_of_range++;
+                    continue;
+                }
+                memcpy(bytes + r * plan.length, f.bits + plan.offset[r], plan.length);
+            }
+            if (bloom_probe_plan_test(&header, h, &plan, bytes) != bloom_contains_hash(&f, h))
+                mismatches++;
+        }
+        CHECK_MSG(mismatches == 0 && out_of_range == 0, "shape %zu: %d mismatches, %d out of range",
+                  s, mismatches, out_of_range);
+        free(buf);
+    }
+}
+
+static void test_batch_equals_single(void)
+{
+    static const size_t counts[] = {0, 1, 7, 8, 9, 16, 17, 1000};
+    uint64_t hashes[1000];
+    bool out[1000];
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        bloom_filter f;
+        uint8_t *buf = new_filter(shapes[s].layout, shapes[s].nbits, shapes[s].k, 3, &f);
+        for (uint64_t i = 0; i < 500; i++) /* the odd-numbered hashes below */
+            bloom_add_hash(&f, key_at(40, i));
+        for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+            size_t n = counts[c];
+            for (size_t i = 0; i < n; i++)
+                hashes[i] = key_at(i % 2 ? 40 : 41, i / 2);
+            memset(out, 0, sizeof out);
+            bloom_contains_hashes(&f, hashes, n, out);
+            int mismatches = 0, present = 0;
+            for (size_t i = 0; i < n; i++) {
+                mismatches += out[i] != bloom_contains_hash(&f, hashes[i]);
+                present += out[i];
+            }
+            CHECK_MSG(mismatches == 0, "shape %zu, n %zu: %d mismatches", s, n, mismatches);
+            /* every other hash was added: no false negatives */
+            CHECK(present >= (int)(n / 2));
+        }
+        free(buf);
+    }
+}
+
+const test_case probe_tests[] = {
+    {"probe: planned bytes give the probe's answer", test_plan_reads_what_probe_reads},
+    {"probe: batched probes equal single probes", test_batch_equals_single},
+};
+const size_t probe_tests_count = sizeof probe_tests / sizeof probe_tests[0];
