@@ -112,6 +112,23 @@ bloom_status bloom_init(void *buf, size_t len, int layout, uint64_t nbits, unsig
     return bloom_parse_header(buf, len, out, err);
 }
 
+bloom_status bloom_check_ids(unsigned version, unsigned layout, unsigned hash_id,
+                             bloom_bytes where, bloom_error *err)
+{
+    const char *in = where == BLOOM_BYTES_STATE ? " in builder state" : "";
+    if (version != BLOOM_FORMAT_VERSION) {
+        if (where == BLOOM_BYTES_STATE)
+            return bloom_fail(err, BLOOM_E_FORMAT, "unsupported builder state version %u", version);
+        return bloom_fail(err, BLOOM_E_FORMAT, "unsupported format version %u (this build reads %d)",
+                          version, BLOOM_FORMAT_VERSION);
+    }
+    if (bloom_layout_name((int)layout) == NULL)
+        return bloom_fail(err, BLOOM_E_FORMAT, "unknown layout id %u%s", layout, in);
+    if (hash_id != BLOOM_HASH_XXH64_CANONICAL)
+        return bloom_fail(err, BLOOM_E_FORMAT, "unknown hash id %u%s", hash_id, in);
+    return BLOOM_OK;
+}
+
 bloom_status bloom_parse_header(const void *buf, size_t len, bloom_filter *out, bloom_error *err)
 {
     const uint8_t *p = buf;
@@ -123,13 +140,10 @@ bloom_status bloom_parse_header(const void *buf, size_t len, bloom_filter *out, 
         return bloom_fail(err, BLOOM_E_FORMAT,
                           "bad magic 0x%02x%02x%02x%02x: not a bloom filter", p[0], p[1], p[2],
                           p[3]);
-    if (p[OFF_VERSION] != BLOOM_FORMAT_VERSION)
-        return bloom_fail(err, BLOOM_E_FORMAT, "unsupported format version %u (this build reads %d)",
-                          p[OFF_VERSION], BLOOM_FORMAT_VERSION);
-    if (bloom_layout_name(p[OFF_LAYOUT]) == NULL)
-        return bloom_fail(err, BLOOM_E_FORMAT, "unknown layout id %u", p[OFF_LAYOUT]);
-    if (p[OFF_HASH_ID] != BLOOM_HASH_XXH64_CANONICAL)
-        return bloom_fail(err, BLOOM_E_FORMAT, "unknown hash id %u", p[OFF_HASH_ID]);
+    bloom_status st = bloom_check_ids(p[OFF_VERSION], p[OFF_LAYOUT], p[OFF_HASH_ID],
+                                      BLOOM_BYTES_FILTER, err);
+    if (st != BLOOM_OK)
+        return st;
     uint16_t flags = load_le16(p + OFF_FLAGS);
     if (flags != 0)
         return bloom_fail(err, BLOOM_E_FORMAT, "unknown flags 0x%04x", flags);

@@ -74,6 +74,13 @@ static inline bloom_status bloom_ok(bloom_error *err)
     return BLOOM_OK;
 }
 
+/* The identifying fields a filter's header and a builder state's share
+ * (format.c): format version, layout id, hash id.  `where` names the bytes
+ * in the messages: BLOOM_BYTES_FILTER or BLOOM_BYTES_STATE. */
+typedef enum bloom_bytes { BLOOM_BYTES_FILTER, BLOOM_BYTES_STATE } bloom_bytes;
+bloom_status bloom_check_ids(unsigned version, unsigned layout, unsigned hash_id,
+                             bloom_bytes where, bloom_error *err);
+
 /* Layout kernels (layout_classic.c, layout_blocked.c). */
 void classic_add(bloom_filter *f, uint64_t hash);
 bool classic_contains(const bloom_filter *f, uint64_t hash);

@@ -1,0 +1,93 @@
+/*
+ * builder_sizing.c - the builder's final size: the formula's (sizing.c),
+ * checked by trial at small counts, where one filter's rate strays from the
+ * model's.
+ */
+#include "builder_internal.h"
+
+#include <math.h>
+
+enum {
+    /* Up to this many distinct values, candidate sizes are built and their
+     * actual false-positive rate checked; above it, the rate is within a
+     * percent of the model's and one build suffices. */
+    VERIFY_LIMIT = 1 << 16
+};
+
+/* Whether a candidate filter meets the target.  (X/m)^k (or the blocked
+ * formula) is its rate if the k probes of an absent value were independent;
+ * double hashing walks a progression, which adds a term of order 1/m^2:
+ * negligible unless m < 16 / sqrt(fpr) (160 bits at 1%), where a one-value
+ * filter would otherwise reach 1.45 fpr.  Those tiny filters are also probed
+ * with a fixed pseudo-random sequence and must stay under 0.9 fpr there,
+ * which leaves room for the sample's noise.  Deterministic, so the result
+ * stays a function of the set of hashes. */
+static bool candidate_fits(const bloom_filter *f, double fpr)
+{
+    if (bloom_estimate_fpr(f) > fpr)
+        return false;
+    if ((double)f->nbits * sqrt(fpr) >= 16)
+        return true;
+    enum { PROBES = 1 << 12 };
+    uint64_t hits = 0, limit = (uint64_t)(0.9 * fpr * PROBES), state = 0;
+    for (int i = 0; i < PROBES && hits <= limit; i++) {
+        state += UINT64_C(0x9e3779b97f4a7c15);
+        uint64_t z = state;
+        z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+        z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+        hits += bloom_contains_hash(f, z ^ (z >> 31));
+    }
+    return hits <= limit;
+}
+
+static uint64_t next_candidate(int layout, uint64_t nbits)
+{
+    if (layout == BLOOM_LAYOUT_BLOCKED) {
+        uint64_t blocks = nbits / BLOOM_BLOCK_BITS, more = blocks + (blocks + 49) / 50;
+        return more * BLOOM_BLOCK_BITS;
+    }
+    return nbits + (nbits + 49) / 50;
+}
+
+bloom_status builder_choose_size(bloom_builder *b, bloom_error *err)
+{
+    uint64_t nbits, n = builder_stored_count(b);
+    unsigned nhashes;
+    bloom_status st = bloom_params_for_capacity(b->layout, n ? n : 1, b->fpr, &nbits, &nhashes, err);
+    if (st != BLOOM_OK)
+        return st;
+    if (n <= VERIFY_LIMIT) {
+        /* At small counts one filter's rate strays from the model's; try
+         * slightly larger sizes until the rate of the bits themselves fits,
+         * bounded by 2.15 times the model's size. */
+        uint64_t limit = nbits + nbits * 23 / 20;
+        /* tiny filters (the sampled regime) rarely fit at the formula's
+         * size: start half as large again, so one sample usually decides */
+        if ((double)nbits * sqrt(b->fpr) < 16 && b->layout == BLOOM_LAYOUT_CLASSIC)
+            nbits += nbits / 2;
+        while (nbits < limit) {
+            size_t size = bloom_serialized_size(nbits);
+            void *buf = builder_allocate(b, size);
+            if (buf == NULL)
+                return bloom_fail(err, BLOOM_E_NOMEM, "out of memory sizing a filter");
+            bloom_filter f;
+            st = bloom_init(buf, size, b->layout, nbits, nhashes, b->seed, &f, err);
+            if (st == BLOOM_OK)
+                builder_add_all(b, &f);
+            bool fits = st == BLOOM_OK && candidate_fits(&f, b->fpr);
+            builder_release(b, buf);
+            if (st != BLOOM_OK)
+                return st;
+            if (fits)
+                break;
+            uint64_t next = next_candidate(b->layout, nbits);
+            if (next >= limit)
+                break;
+            nbits = next;
+        }
+    }
+    b->nbits = nbits;
+    b->nhashes = nhashes;
+    b->sized = true;
+    return BLOOM_OK;
+}
