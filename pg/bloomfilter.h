@@ -146,10 +146,14 @@ typedef struct BloomHasher
 {
 	Oid			typid;			/* the type as called (may be a domain) */
 	BloomHashKind kind;
-	FmgrInfo	send;			/* for BLOOM_HK_SEND */
+	FmgrInfo   *send;			/* for BLOOM_HK_SEND; owned by whoever set it up */
 } BloomHasher;
 
-/* Set up a hasher for the type of argument argno, in fn_mcxt. */
+/*
+ * Set up a hasher for the type of argument argno: the type of its call
+ * expression (in fn_mcxt), or without one the function's declared argument
+ * type (a backend-lifetime hasher shared by all such calls).
+ */
 extern void bloom_hasher_init(BloomHasher *h, FunctionCallInfo fcinfo, int argno);
 extern uint64 bloom_hash_datum(BloomHasher *h, Datum value, uint64 seed);
 

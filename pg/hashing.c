@@ -15,30 +15,34 @@
  *   anything else                       the bytes of its binary send function
  *   a domain                            as its base type
  *
- * The kind is looked up once per call site (fn_extra) by the callers.
+ * The kind is looked up once per call site (fn_extra) by the callers; for a
+ * call without a call expression (Citus), once per backend and function.
  */
 #include "bloomfilter.h"
 
 #include <errno.h>
 #include <math.h>
 
+#include "access/htup_details.h"
+#include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
 #include "utils/builtins.h"
+#include "utils/hsearch.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/numeric.h"
+#include "utils/regproc.h"
+#include "utils/syscache.h"
 
 PG_FUNCTION_INFO_V1(bloom_hash);
 
-void
-bloom_hasher_init(BloomHasher *h, FunctionCallInfo fcinfo, int argno)
+/* The kind (and send function, in mcxt) of a hasher for values of typid. */
+static void
+hasher_for_type(BloomHasher *h, Oid typid, MemoryContext mcxt)
 {
-	Oid			typid = get_fn_expr_argtype(fcinfo->flinfo, argno);
 	Oid			base;
 
-	if (!OidIsValid(typid))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("could not determine the type of the value to hash")));
 	memset(h, 0, sizeof *h);
 	h->typid = typid;
 	base = getBaseType(typid);
@@ -90,11 +94,130 @@ bloom_hasher_init(BloomHasher *h, FunctionCallInfo fcinfo, int argno)
 							 errmsg("could not determine the type of the value to hash"),
 							 errhint("Add an explicit cast, for example 'abc'::text.")));
 				getTypeBinaryOutputInfo(base, &send, &varlena);
-				fmgr_info_cxt(send, &h->send, fcinfo->flinfo->fn_mcxt);
+				h->send = MemoryContextAlloc(mcxt, sizeof(FmgrInfo));
+				fmgr_info_cxt(send, h->send, mcxt);
 				h->kind = BLOOM_HK_SEND;
 			}
 			break;
 	}
+}
+
+/*
+ * Hashers of calls without a call expression, by (function, argument).
+ *
+ * Citus calls the transition function of an aggregate it distributes
+ * through fmgr_info() with no expression, and builds a new FmgrInfo for
+ * every row (worker_partial_agg_sfunc), so nothing cached in fn_extra
+ * survives a row.  The argument's type is then the function's declared
+ * argument type, which the concrete overloads (bloom_agg(int4), ...) fix;
+ * it is resolved from the catalog once per backend and kept here.  A
+ * change to any function (pg_proc invalidation) re-resolves entries.
+ * Entries are never freed: a hasher copied from one keeps pointing at its
+ * send function.
+ */
+typedef struct DeclaredHasherKey
+{
+	Oid			fn_oid;
+	int			argno;
+} DeclaredHasherKey;
+
+typedef struct DeclaredHasher
+{
+	DeclaredHasherKey key;		/* hash key: first */
+	uint64		generation;
+	BloomHasher hasher;
+} DeclaredHasher;
+
+static HTAB *declared_hashers = NULL;
+static MemoryContext declared_hashers_cxt = NULL;
+static uint64 declared_generation = 1;
+
+static void
+declared_hashers_invalidate(Datum arg, int cacheid, uint32 hashvalue)
+{
+	(void) arg;
+	(void) cacheid;
+	(void) hashvalue;
+	declared_generation++;
+}
+
+/* The declared type of argument argno of fn_oid: concrete, or an error. */
+static Oid
+declared_argtype(Oid fn_oid, int argno)
+{
+	HeapTuple	tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(fn_oid));
+	Form_pg_proc proc;
+	Oid			typid;
+
+	if (!HeapTupleIsValid(tuple))
+		elog(ERROR, "cache lookup failed for function %u", fn_oid);
+	proc = (Form_pg_proc) GETSTRUCT(tuple);
+	if (argno < 0 || argno >= proc->pronargs)
+		elog(ERROR, "function %u has no argument %d", fn_oid, argno);
+	typid = proc->proargtypes.values[argno];
+	ReleaseSysCache(tuple);
+	if (IsPolymorphicType(typid))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("could not determine the type of the value to hash"),
+				 errdetail("Function %s was called without a call expression (as Citus calls the transition function of an aggregate it distributes), and its argument %d has the polymorphic type %s.",
+						   format_procedure(fn_oid), argno + 1, format_type_be(typid)),
+				 errhint("Use an overload of a concrete type, or hash the value's binary form, which gives the same filter: bloom_agg(inet_send(x)) for bloom_agg(x) of an inet x.")));
+	return typid;
+}
+
+static const BloomHasher *
+declared_hasher(Oid fn_oid, int argno)
+{
+	DeclaredHasherKey key;
+	DeclaredHasher *entry;
+	bool		found;
+
+	if (declared_hashers == NULL)
+	{
+		HASHCTL		ctl;
+
+		declared_hashers_cxt = AllocSetContextCreate(TopMemoryContext,
+													 "bloomfilter declared-type hashers",
+													 ALLOCSET_SMALL_SIZES);
+		memset(&ctl, 0, sizeof ctl);
+		ctl.keysize = sizeof(DeclaredHasherKey);
+		ctl.entrysize = sizeof(DeclaredHasher);
+		ctl.hcxt = declared_hashers_cxt;
+		declared_hashers = hash_create("bloomfilter declared-type hashers", 64, &ctl,
+									   HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+		CacheRegisterSyscacheCallback(PROCOID, declared_hashers_invalidate, (Datum) 0);
+	}
+	memset(&key, 0, sizeof key);
+	key.fn_oid = fn_oid;
+	key.argno = argno;
+	entry = hash_search(declared_hashers, &key, HASH_ENTER, &found);
+	if (!found)
+		entry->generation = 0;	/* not resolved yet */
+	if (entry->generation != declared_generation)
+	{
+		uint64		generation = declared_generation;
+
+		/* resolve before stamping: an error leaves the entry unresolved */
+		hasher_for_type(&entry->hasher, declared_argtype(fn_oid, argno), declared_hashers_cxt);
+		entry->generation = generation;
+	}
+	return &entry->hasher;
+}
+
+void
+bloom_hasher_init(BloomHasher *h, FunctionCallInfo fcinfo, int argno)
+{
+	Oid			typid = get_fn_expr_argtype(fcinfo->flinfo, argno);
+
+	if (OidIsValid(typid))
+		hasher_for_type(h, typid, fcinfo->flinfo->fn_mcxt);
+	else if (fcinfo->flinfo->fn_expr == NULL && OidIsValid(fcinfo->flinfo->fn_oid))
+		*h = *declared_hasher(fcinfo->flinfo->fn_oid, argno);
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("could not determine the type of the value to hash")));
 }
 
 static uint64
@@ -199,7 +322,7 @@ bloom_hash_datum(BloomHasher *h, Datum value, uint64 seed)
 			}
 		case BLOOM_HK_SEND:
 			{
-				bytea	   *bytes = SendFunctionCall(&h->send, value);
+				bytea	   *bytes = SendFunctionCall(h->send, value);
 				uint64		hash = bloom_hash_bytes(VARDATA(bytes), VARSIZE(bytes) - VARHDRSZ, seed);
 
 				pfree(bytes);
