@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install the Debian 12 packages a part of bloomfilter needs, if missing.
-#   tools/install-deps.sh [--quiet] [core|sqlite|pg|parquet|bench|all]...   (default: all)
+#   tools/install-deps.sh [--quiet] [core|sqlite|pg|parquet|bench|citus|all]...   (default: all)
 # Needs root (or sudo) only when something is missing.
 set -euo pipefail
 
@@ -12,6 +12,9 @@ core="gcc clang make libc6-dev libxxhash-dev valgrind"
 sqlite="$core libsqlite3-dev sqlite3 python3"
 pg="$core postgresql-15 postgresql-server-dev-15 postgresql-common"
 bench="$sqlite $pg postgresql-15-hll"
+# Citus is built from source (../shared/citus, tools/suites/70-citus.sh);
+# these are its build dependencies on Debian 12.
+citus="$pg build-essential autoconf flex bison libssl-dev libkrb5-dev liblz4-dev libzstd-dev libselinux1-dev libxslt1-dev libpam0g-dev libicu-dev"
 # Node.js runs DuckDB, the Parquet writer of the interop test; a machine that
 # has node and npm already (outside dpkg) needs nothing.
 parquet="$sqlite $pg"
@@ -25,6 +28,7 @@ for part in "$@"; do
         pg) wanted="$wanted $pg" ;;
         parquet) wanted="$wanted $parquet" ;;
         bench) wanted="$wanted $bench" ;;
+        citus) wanted="$wanted $citus" ;;
         all) wanted="$wanted $parquet" ;;
         *) echo "install-deps: unknown part '$part'" >&2; exit 2 ;;
     esac
@@ -40,7 +44,7 @@ echo "install-deps: installing$missing"
 sudo=
 [ "$(id -u)" -eq 0 ] || sudo=sudo
 export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
+$sudo apt-get -o DPkg::Lock::Timeout=600 update -qq
 # A fresh postgresql-15 would start a cluster of its own; tests use throwaway
 # clusters (pg_virtualenv), so do not create one.
 $sudo mkdir -p /etc/postgresql-common
@@ -48,6 +52,6 @@ grep -qs '^create_main_cluster' /etc/postgresql-common/createcluster.conf ||
     echo 'create_main_cluster = false' | $sudo tee -a /etc/postgresql-common/createcluster.conf >/dev/null
 # CI has no standard input: a changed config file (ours above) must never
 # stop dpkg at a question.
-$sudo apt-get install -y -qq --no-install-recommends \
+$sudo apt-get install -y -qq --no-install-recommends -o DPkg::Lock::Timeout=600 \
     -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold $missing >/dev/null
 echo "install-deps: done"

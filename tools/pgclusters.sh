@@ -1,0 +1,85 @@
+# Several throwaway PostgreSQL 15 servers on loopback ports, for the suites
+# that need more than one (Citus: a coordinator and two workers; postgres_fdw:
+# two servers).  Sourced:  . tools/pgclusters.sh
+#
+#   pgc_setup NAME                 a private directory for this run's servers
+#   pgc_start NAME [SETTING=VALUE]...
+#                                  initdb + start; sets PGC_PORT_<NAME>
+#   pgc_psql NAME [psql args]...   psql as the superuser, on that server
+#   pgc_stop_all                   stop every server started here, remove it
+#
+# PostgreSQL refuses to run as root: as root the servers run as the
+# `postgres` user (created by Debian's postgresql-common), otherwise as the
+# caller.  Authentication is trust on 127.0.0.1 and a private socket
+# directory; the servers listen on loopback only and live as long as the
+# suite (pgc_stop_all runs on exit).
+
+PGC_BIN=$(pg_config --bindir 2>/dev/null || echo /usr/lib/postgresql/15/bin)
+[ -x "$PGC_BIN/initdb" ] || PGC_BIN=/usr/lib/postgresql/15/bin
+PGC_DIR=
+PGC_NAMES=()
+
+pgc_as_owner() {
+    if [ "$(id -u)" -eq 0 ]; then
+        runuser -u postgres -- "$@"
+    else
+        "$@"
+    fi
+}
+
+pgc_free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+pgc_setup() {
+    PGC_DIR=$(mktemp -d "/tmp/bloomfilter-$1.XXXXXX")
+    chmod 755 "$PGC_DIR"
+    [ "$(id -u)" -ne 0 ] || chown postgres: "$PGC_DIR"
+    trap pgc_stop_all EXIT
+}
+
+pgc_start() {
+    local name=$1; shift
+    local data=$PGC_DIR/$name port opts=() s tries
+    pgc_as_owner "$PGC_BIN/initdb" -D "$data" -U postgres -A trust --no-sync -E UTF8 --locale=C.UTF-8 \
+        > "$PGC_DIR/$name-initdb.log" 2>&1 || { cat "$PGC_DIR/$name-initdb.log"; return 1; }
+    {
+        echo "listen_addresses = '127.0.0.1'"
+        echo "unix_socket_directories = '$PGC_DIR'"
+        echo "fsync = off"
+        echo "synchronous_commit = off"
+        echo "full_page_writes = off"
+        for s in "$@"; do echo "${s%%=*} = ${s#*=}"; done
+    } | pgc_as_owner tee -a "$data/postgresql.conf" > /dev/null
+    for tries in 1 2 3 4 5; do
+        port=$(pgc_free_port)
+        if pgc_as_owner "$PGC_BIN/pg_ctl" -D "$data" -l "$PGC_DIR/$name.log" -w -t 60 \
+            -o "-p $port" start > /dev/null 2>&1; then
+            PGC_NAMES+=("$name")
+            printf -v "PGC_PORT_$name" '%s' "$port"
+            return 0
+        fi
+    done
+    cat "$PGC_DIR/$name.log"
+    return 1
+}
+
+pgc_port() {
+    local v=PGC_PORT_$1
+    echo "${!v}"
+}
+
+pgc_psql() {
+    local name=$1; shift
+    psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$(pgc_port "$name")" -U postgres -d postgres "$@"
+}
+
+pgc_stop_all() {
+    local name
+    for name in "${PGC_NAMES[@]}"; do
+        pgc_as_owner "$PGC_BIN/pg_ctl" -D "$PGC_DIR/$name" -m immediate stop > /dev/null 2>&1 || true
+    done
+    PGC_NAMES=()
+    [ -z "$PGC_DIR" ] || rm -rf "$PGC_DIR"
+    PGC_DIR=
+}
