@@ -14,6 +14,11 @@
 #                                      next to classic (bloomfilter.default_layout)
 #   Bloom join recipe               vs the plain hash semi-join
 #                                      10M-row fact table, 1%-selective dimension
+#   GROUP BY g, bloom_agg(x)        vs array_agg(x), beside hll_add_agg
+#                                      10^4, 10^5, 10^6 groups of 3 values: time
+#                                      and HashAggregate peak memory, hashed and
+#                                      sorted (BENCH_GROUP_RUNS rounds, default 3;
+#                                      one at 10^6 groups)
 set -eu
 ROWS=${BENCH_ROWS:-10000000}
 RUNS=${BENCH_RUNS:-5}
@@ -92,4 +97,63 @@ SELECT r.name AS "query", round(r.ms::numeric, 1) AS "median ms",
 FROM results r LEFT JOIN results b ON b.name = r.baseline ORDER BY r.ord;
 SELECT 'filter sizes: ' || string_agg(n || ' -> ' || pg_size_pretty(octet_length(f::bytea)::bigint), ', ' ORDER BY n) FROM filters;
 SELECT 'bloom_agg(x) 100k result: ' || pg_size_pretty(octet_length(bloom_agg(x)::bytea)::bigint) FROM t;
+SQL
+
+# ---- GROUP BY with many small groups (one filter per day, tenant, ...) ----
+# Every query runs under EXPLAIN (ANALYZE, TIMING OFF), which computes every
+# group's result and discards it, and reports the HashAggregate's peak memory.
+GROUP_RUNS=${BENCH_GROUP_RUNS:-3}
+psql <<SQL
+DROP TABLE IF EXISTS groups_1e4, groups_1e5, groups_1e6;
+CREATE TABLE groups_1e4 AS SELECT g % 10000 AS g, g::int8 AS x FROM generate_series(1, 30000) g;
+CREATE TABLE groups_1e5 AS SELECT g % 100000 AS g, g::int8 AS x FROM generate_series(1, 300000) g;
+CREATE TABLE groups_1e6 AS SELECT g % 1000000 AS g, g::int8 AS x FROM generate_series(1, 3000000) g;
+VACUUM ANALYZE groups_1e4, groups_1e5, groups_1e6;
+SQL
+psql -A -F ' | ' <<SQL
+SET max_parallel_workers_per_gather = 0;
+SET work_mem = '4GB';
+CREATE TEMP TABLE gqueries (ord serial, groups int, name text, agg text, hashed bool, runs int);
+INSERT INTO gqueries (groups, name, agg, hashed, runs)
+SELECT n, a.name, a.agg, a.hashed, CASE WHEN n >= 1000000 THEN 1 ELSE $GROUP_RUNS END
+FROM unnest(ARRAY[10000, 100000, 1000000]) n,
+     (VALUES (1, 'array_agg(x)', 'array_agg(x)', true),
+             (2, 'bloom_agg(x)', 'bloom_agg(x)', true),
+             (3, 'bloom_agg(x), sorted', 'bloom_agg(x)', false),
+             (4, 'hll_add_agg(hll_hash_bigint(x))', 'hll_add_agg(hll_hash_bigint(x))', true)) a(ord, name, agg, hashed)
+ORDER BY n, a.ord;
+CREATE TEMP TABLE gtimings (ord int, round int, ms float8, peak_kb float8);
+DO \$\$
+DECLARE
+    q record;
+    plan json;
+    node json;
+BEGIN
+    FOR r IN 1..$GROUP_RUNS LOOP
+        FOR q IN SELECT * FROM gqueries WHERE runs >= r ORDER BY ord LOOP
+            EXECUTE format('SET enable_hashagg = %s', q.hashed);
+            EXECUTE format('SET enable_sort = %s', NOT q.hashed);
+            EXECUTE format('EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) SELECT g, %s FROM groups_%s GROUP BY g',
+                           q.agg, CASE q.groups WHEN 10000 THEN '1e4' WHEN 100000 THEN '1e5' ELSE '1e6' END)
+                INTO plan;
+            node := plan->0->'Plan';
+            INSERT INTO gtimings VALUES (q.ord, r, (plan->0->>'Execution Time')::float8,
+                                         (node->>'Peak Memory Usage')::float8);
+        END LOOP;
+    END LOOP;
+    RESET enable_hashagg;
+    RESET enable_sort;
+END \$\$;
+CREATE TEMP TABLE gresults AS
+SELECT q.ord, q.groups, q.name, q.hashed,
+       percentile_disc(0.5) WITHIN GROUP (ORDER BY t.ms) AS ms, max(t.peak_kb) AS peak_kb
+FROM gqueries q JOIN gtimings t USING (ord) GROUP BY q.ord, q.groups, q.name, q.hashed;
+SELECT r.groups AS "groups (3 values each)", r.name AS "query", round(r.ms::numeric, 1) AS "median ms",
+       CASE WHEN r.name = 'array_agg(x)' THEN 'baseline' ELSE round((r.ms / b.ms)::numeric, 2) || 'x' END AS "time / array_agg",
+       CASE WHEN r.peak_kb IS NULL THEN '' ELSE round(r.peak_kb * 1024 / r.groups) || ' B' END AS "peak memory / group",
+       CASE WHEN r.peak_kb IS NULL OR r.name = 'array_agg(x)' THEN '' ELSE round((r.peak_kb / b.peak_kb)::numeric, 2) || 'x' END AS "memory / array_agg"
+FROM gresults r JOIN gresults b ON b.groups = r.groups AND b.name = 'array_agg(x)'
+ORDER BY r.ord;
+SELECT 'bloom_agg(x) hashed / sorted: ' || string_agg(h.groups || ' groups ' || round((h.ms / s.ms)::numeric, 2) || 'x', ', ' ORDER BY h.groups)
+FROM gresults h JOIN gresults s ON s.groups = h.groups AND s.name = 'bloom_agg(x), sorted' AND h.name = 'bloom_agg(x)';
 SQL

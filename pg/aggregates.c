@@ -46,7 +46,6 @@ Datum
 bloom_agg_trans(PG_FUNCTION_ARGS)
 {
 	MemoryContext aggctx = agg_context(fcinfo);
-	MemoryContext parent = aggctx ? aggctx : CurrentMemoryContext;
 	BloomCallCache *cache;
 	bloom_builder *b;
 	Datum		state;
@@ -73,10 +72,10 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 		}
 	}
 	if (PG_ARGISNULL(0))
-		state = bloom_builder_new_datum(parent, bloomfilter_default_layout,
+		state = bloom_builder_new_datum(fcinfo, aggctx, bloomfilter_default_layout,
 										bloomfilter_default_fpr, 0, &b);
 	else if (aggctx)
-		state = bloom_builder_writable(PG_GETARG_DATUM(0), parent, &b);
+		state = bloom_builder_writable(fcinfo, PG_GETARG_DATUM(0), aggctx, &b);
 	else
 	{
 		/* not in an aggregate: never modify the argument */
@@ -84,7 +83,7 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 				   *tmp;
 
 		src = bloom_builder_peek(PG_GETARG_DATUM(0), &tmp);
-		state = bloom_builder_new_datum(parent, bloom_builder_layout(src),
+		state = bloom_builder_new_datum(fcinfo, NULL, bloom_builder_layout(src),
 										bloom_builder_fpr(src), bloom_builder_seed(src), &b);
 		if (bloom_builder_merge(b, src, &err) != BLOOM_OK)
 			bloom_raise(&err, BLOOM_SOURCE_STORED, "bloom_builder");
@@ -112,7 +111,6 @@ Datum
 bloom_agg_combine(PG_FUNCTION_ARGS)
 {
 	MemoryContext aggctx = agg_context(fcinfo);
-	MemoryContext parent = aggctx ? aggctx : CurrentMemoryContext;
 	bloom_builder *dst,
 			   *src,
 			   *tmp_src,
@@ -122,12 +120,12 @@ bloom_agg_combine(PG_FUNCTION_ARGS)
 
 	src = bloom_builder_peek(PG_GETARG_DATUM(1), &tmp_src);
 	if (aggctx)
-		state = bloom_builder_writable(PG_GETARG_DATUM(0), parent, &dst);
+		state = bloom_builder_writable(fcinfo, PG_GETARG_DATUM(0), aggctx, &dst);
 	else
 	{
 		bloom_builder *a = bloom_builder_peek(PG_GETARG_DATUM(0), &tmp_dst);
 
-		state = bloom_builder_new_datum(parent, bloom_builder_layout(a), bloom_builder_fpr(a),
+		state = bloom_builder_new_datum(fcinfo, NULL, bloom_builder_layout(a), bloom_builder_fpr(a),
 										bloom_builder_seed(a), &dst);
 		if (bloom_builder_merge(dst, a, &err) != BLOOM_OK)
 			raise_builder_mismatch(&err);

@@ -172,6 +172,8 @@ bloom_hash_value(BloomHasher *h, Datum value, uint64 seed)
  * Everything a call site caches in fn_extra: up to two filter arguments
  * and the hasher of the value argument.
  */
+typedef struct BuilderArena BuilderArena;
+
 typedef struct BloomCallCache
 {
 	BloomArgCache args[2];
@@ -184,6 +186,8 @@ typedef struct BloomCallCache
 	int			layout;
 	uint64		nbits;
 	unsigned	nhashes;
+	/* bloom_agg(x): where this call site's states live, per aggregate context */
+	BuilderArena *arenas;
 } BloomCallCache;
 
 extern BloomCallCache *bloom_call_cache_create(FunctionCallInfo fcinfo);
@@ -240,16 +244,19 @@ bloom_call_hasher(FunctionCallInfo fcinfo, BloomCallCache *cache, int argno)
  * holding a live core builder, so a row costs one append, not a
  * re-serialization; it flattens to the serialized builder state whenever it
  * must become an ordinary value (a tuple, text output, a parallel worker's
- * result).
+ * result).  With aggctx (the aggregate context) the object lives in the
+ * call site's arena for that context, shared by all groups; with NULL, in a
+ * context of its own under CurrentMemoryContext.
  */
-extern Datum bloom_builder_new_datum(MemoryContext parent, int layout, double fpr, uint64 seed,
-									 bloom_builder **builder);
+extern Datum bloom_builder_new_datum(FunctionCallInfo fcinfo, MemoryContext aggctx, int layout,
+									 double fpr, uint64 seed, bloom_builder **builder);
 
 /*
- * A read-write expanded state for d, owned by a child of `parent`: d itself
- * when it already is one there, else a new copy.
+ * A read-write expanded state for d in the arena of aggctx (an aggregate
+ * context): d itself when it already is one there, else a new copy.
  */
-extern Datum bloom_builder_writable(Datum d, MemoryContext parent, bloom_builder **builder);
+extern Datum bloom_builder_writable(FunctionCallInfo fcinfo, Datum d, MemoryContext aggctx,
+									bloom_builder **builder);
 
 /*
  * The builder of d when d is a read-write state of this aggregate (its

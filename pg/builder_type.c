@@ -6,11 +6,24 @@
  * partial aggregate states as text through the state type's output and
  * input functions, and never distribute an `internal` state.
  *
- * Inside PostgreSQL's own aggregation the state is an expanded object: a
- * live core builder in a memory context that is a child of the aggregate
- * context.  The transition function appends to it in place and returns the
- * same read-write pointer, so nodeAgg neither copies nor flattens it per
- * row; it is flattened (serialized) only when it leaves the aggregate.
+ * Inside PostgreSQL's own aggregation the state is an expanded object
+ * holding a live core builder.  The transition function appends to it in
+ * place and returns the same read-write pointer, so nodeAgg neither copies
+ * nor flattens it per row; it is flattened (serialized) only when it leaves
+ * the aggregate.
+ *
+ * Many groups (GROUP BY day, tenant, ...): nodeAgg keeps an expanded state
+ * without copying it only when the object's context is a direct child of
+ * the aggregate context, and a HashAggregate sums the memory of every child
+ * context once per new group.  A context per group (8 KB at least) made
+ * 10^5 groups cost 800 MB and a quadratic walk.  So the states of one
+ * aggregate context share ONE child context, an arena: each object is
+ * carved from it without a chunk header, and the core builder's first
+ * allocations (its struct, an 8-slot front set) come from an inline area
+ * of the object; only a group that grows past that allocates more.
+ * Nothing of an arena is freed before the aggregate context is reset,
+ * which deletes it whole.  Outside an aggregate an object keeps a context
+ * of its own, as expanded objects usually do.
  */
 #include "bloomfilter.h"
 
@@ -22,11 +35,167 @@ PG_FUNCTION_INFO_V1(bloom_builder_out);
 PG_FUNCTION_INFO_V1(bloom_builder_recv);
 PG_FUNCTION_INFO_V1(bloom_builder_send);
 
+/* Room for the core builder's struct and its first front set (8 slots):
+ * a group of a few distinct values needs no other allocation. */
+#define INLINE_BYTES 200
+
 typedef struct BuilderObject
 {
 	ExpandedObjectHeader hdr;
 	bloom_builder *builder;
+	uint32		inline_used;
+	/* MAXALIGNed: the header and the fields above are 64 bytes */
+	char		inline_area[INLINE_BYTES] pg_attribute_aligned(MAXIMUM_ALIGNOF);
 } BuilderObject;
+
+/* The arena of one aggregate context: see the header comment. */
+struct BuilderArena
+{
+	MemoryContext aggctx;
+	MemoryContext ctx;			/* child of aggctx; every object's eoh_context */
+	char	   *cursor;			/* free space of the current block */
+	Size		left;
+	Size		next_block;
+	BloomCallCache *owner;		/* whose list this arena is on */
+	struct BuilderArena *next;
+	MemoryContextCallback on_delete;
+};
+
+#define ARENA_FIRST_BLOCK ((Size) 2048)
+#define ARENA_MAX_BLOCK ((Size) 64 * 1024)
+
+/* ---- the core's allocator: the object's inline area, then its context ---- */
+
+static void *
+object_alloc(void *ctx, size_t size)
+{
+	BuilderObject *obj = (BuilderObject *) ctx;
+	size_t		need = MAXALIGN(size);
+
+	if (need <= INLINE_BYTES - obj->inline_used)
+	{
+		void	   *p = obj->inline_area + obj->inline_used;
+
+		obj->inline_used += (uint32) need;
+		return p;
+	}
+	return MemoryContextAllocExtended(obj->hdr.eoh_context, size,
+									  MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
+}
+
+static void
+object_release(void *ctx, void *ptr)
+{
+	BuilderObject *obj = (BuilderObject *) ctx;
+	char	   *p = (char *) ptr;
+
+	/* inline space is never reused: it goes with the object */
+	if (p >= obj->inline_area && p < obj->inline_area + INLINE_BYTES)
+		return;
+	pfree(ptr);
+}
+
+static void
+object_allocator(BuilderObject *obj, bloom_allocator *alloc)
+{
+	alloc->alloc = object_alloc;
+	alloc->release = object_release;
+	alloc->ctx = obj;
+}
+
+/* ---- arenas ---- */
+
+/* The aggregate context was reset or deleted, and the arena with it. */
+static void
+arena_deleted(void *arg)
+{
+	BuilderArena *arena = (BuilderArena *) arg;
+	BuilderArena **link = &arena->owner->arenas;
+
+	while (*link != NULL && *link != arena)
+		link = &(*link)->next;
+	if (*link != NULL)
+		*link = arena->next;
+}
+
+/* The arena of aggctx for this call site, made on first use. */
+static BuilderArena *
+arena_for(FunctionCallInfo fcinfo, MemoryContext aggctx)
+{
+	BloomCallCache *cache = bloom_call_cache(fcinfo);
+	BuilderArena *arena;
+	MemoryContext ctx;
+
+	/* one arena per aggregate context: several only with grouping sets */
+	for (arena = cache->arenas; arena != NULL; arena = arena->next)
+		if (arena->aggctx == aggctx)
+			return arena;
+	ctx = AllocSetContextCreate(aggctx, "bloom_agg states", ALLOCSET_SMALL_SIZES);
+	arena = MemoryContextAllocZero(ctx, sizeof(BuilderArena));
+	arena->aggctx = aggctx;
+	arena->ctx = ctx;
+	arena->next_block = ARENA_FIRST_BLOCK;
+	arena->owner = cache;
+	arena->next = cache->arenas;
+	arena->on_delete.func = arena_deleted;
+	arena->on_delete.arg = arena;
+	MemoryContextRegisterResetCallback(ctx, &arena->on_delete);
+	cache->arenas = arena;
+	return arena;
+}
+
+static BuilderObject *
+arena_object(BuilderArena *arena)
+{
+	Size		size = MAXALIGN(sizeof(BuilderObject));
+	BuilderObject *obj;
+
+	if (arena->left < size)
+	{
+		Size		block = Max(arena->next_block, size);
+
+		arena->cursor = MemoryContextAlloc(arena->ctx, block);
+		arena->left = block;
+		if (arena->next_block < ARENA_MAX_BLOCK)
+			arena->next_block *= 2;
+	}
+	obj = (BuilderObject *) arena->cursor;
+	arena->cursor += size;
+	arena->left -= size;
+	return obj;
+}
+
+static const ExpandedObjectMethods builder_methods;
+
+/*
+ * A new, empty object: in the arena of aggctx when there is one (the
+ * object then must never be deleted on its own), else in a context of its
+ * own under CurrentMemoryContext.
+ */
+static BuilderObject *
+object_new(FunctionCallInfo fcinfo, MemoryContext aggctx)
+{
+	BuilderObject *obj;
+	MemoryContext ctx;
+
+	if (aggctx != NULL)
+	{
+		BuilderArena *arena = arena_for(fcinfo, aggctx);
+
+		obj = arena_object(arena);
+		ctx = arena->ctx;
+	}
+	else
+	{
+		ctx = AllocSetContextCreate(CurrentMemoryContext, "bloom_builder",
+									ALLOCSET_SMALL_SIZES);
+		obj = MemoryContextAlloc(ctx, sizeof(BuilderObject));
+	}
+	EOH_init_header(&obj->hdr, &builder_methods, ctx);
+	obj->builder = NULL;
+	obj->inline_used = 0;
+	return obj;
+}
 
 bloom_builder *
 bloom_builder_agg_state(Datum d, MemoryContext aggctx)
@@ -72,26 +241,15 @@ static const ExpandedObjectMethods builder_methods = {
 	builder_flatten_into
 };
 
-static BuilderObject *
-object_new(MemoryContext parent)
-{
-	MemoryContext ctx = AllocSetContextCreate(parent, "bloom_builder",
-											  ALLOCSET_DEFAULT_SIZES);
-	BuilderObject *obj = MemoryContextAllocZero(ctx, sizeof(BuilderObject));
-
-	EOH_init_header(&obj->hdr, &builder_methods, ctx);
-	return obj;
-}
-
 Datum
-bloom_builder_new_datum(MemoryContext parent, int layout, double fpr, uint64 seed,
-						bloom_builder **builder)
+bloom_builder_new_datum(FunctionCallInfo fcinfo, MemoryContext aggctx, int layout, double fpr,
+						uint64 seed, bloom_builder **builder)
 {
-	BuilderObject *obj = object_new(parent);
+	BuilderObject *obj = object_new(fcinfo, aggctx);
 	bloom_allocator alloc;
 	bloom_error err;
 
-	bloom_pg_allocator(&alloc, obj->hdr.eoh_context);
+	object_allocator(obj, &alloc);
 	if (bloom_builder_create(&alloc, layout, fpr, seed, &obj->builder, &err) != BLOOM_OK)
 		bloom_raise(&err, BLOOM_SOURCE_BINARY, "bloom_agg setting");
 	*builder = obj->builder;
@@ -100,24 +258,33 @@ bloom_builder_new_datum(MemoryContext parent, int layout, double fpr, uint64 see
 
 /* Deserialize a flat state (validated: BLOOM_E_FORMAT is `source`). */
 static bloom_builder *
-deserialize(struct varlena *flat, MemoryContext ctx, BloomSource source)
+deserialize(struct varlena *flat, const bloom_allocator *alloc, BloomSource source)
 {
-	bloom_allocator alloc;
 	bloom_error err;
 	bloom_builder *b;
 
-	bloom_pg_allocator(&alloc, ctx);
-	if (bloom_builder_deserialize(&alloc, VARDATA_ANY(flat), VARSIZE_ANY_EXHDR(flat), &b,
+	if (bloom_builder_deserialize(alloc, VARDATA_ANY(flat), VARSIZE_ANY_EXHDR(flat), &b,
 								  &err) != BLOOM_OK)
 		bloom_raise(&err, source, "bloom_builder");
 	return b;
 }
 
+static bloom_builder *
+deserialize_here(struct varlena *flat, BloomSource source)
+{
+	bloom_allocator alloc;
+
+	bloom_pg_allocator(&alloc, CurrentMemoryContext);
+	return deserialize(flat, &alloc, source);
+}
+
 Datum
-bloom_builder_writable(Datum d, MemoryContext parent, bloom_builder **builder)
+bloom_builder_writable(FunctionCallInfo fcinfo, Datum d, MemoryContext aggctx,
+					   bloom_builder **builder)
 {
 	struct varlena *p = (struct varlena *) DatumGetPointer(d);
 	BuilderObject *obj;
+	bloom_allocator alloc;
 
 	if (VARATT_IS_EXTERNAL_EXPANDED(p))
 	{
@@ -126,22 +293,22 @@ bloom_builder_writable(Datum d, MemoryContext parent, bloom_builder **builder)
 		Datum		copy;
 
 		if (VARATT_IS_EXTERNAL_EXPANDED_RW(p) &&
-			MemoryContextGetParent(src->hdr.eoh_context) == parent)
+			MemoryContextGetParent(src->hdr.eoh_context) == aggctx)
 		{
 			*builder = src->builder;
 			return d;
 		}
 		/* someone else's object: copy it by merging it into an empty one */
-		copy = bloom_builder_new_datum(parent, bloom_builder_layout(src->builder),
+		copy = bloom_builder_new_datum(fcinfo, aggctx, bloom_builder_layout(src->builder),
 									   bloom_builder_fpr(src->builder),
 									   bloom_builder_seed(src->builder), builder);
 		if (bloom_builder_merge(*builder, src->builder, &err) != BLOOM_OK)
 			bloom_raise(&err, BLOOM_SOURCE_STORED, "bloom_builder");
 		return copy;
 	}
-	obj = object_new(parent);
-	p = PG_DETOAST_DATUM_PACKED(d);
-	obj->builder = deserialize(p, obj->hdr.eoh_context, BLOOM_SOURCE_STORED);
+	obj = object_new(fcinfo, aggctx);
+	object_allocator(obj, &alloc);
+	obj->builder = deserialize(PG_DETOAST_DATUM_PACKED(d), &alloc, BLOOM_SOURCE_STORED);
 	*builder = obj->builder;
 	return EOHPGetRWDatum(&obj->hdr);
 }
@@ -154,7 +321,7 @@ bloom_builder_peek(Datum d, bloom_builder **tmp)
 	*tmp = NULL;
 	if (VARATT_IS_EXTERNAL_EXPANDED(p))
 		return ((BuilderObject *) DatumGetEOHP(d))->builder;
-	*tmp = deserialize(PG_DETOAST_DATUM_PACKED(d), CurrentMemoryContext, BLOOM_SOURCE_STORED);
+	*tmp = deserialize_here(PG_DETOAST_DATUM_PACKED(d), BLOOM_SOURCE_STORED);
 	return *tmp;
 }
 
@@ -173,7 +340,7 @@ bloom_builder_datum_add(Datum state, uint64 hash)
 static struct varlena *
 validated(struct varlena *flat, BloomSource source)
 {
-	bloom_builder_destroy(deserialize(flat, CurrentMemoryContext, source));
+	bloom_builder_destroy(deserialize_here(flat, source));
 	return flat;
 }
 
