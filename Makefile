@@ -3,6 +3,7 @@
 #   make demo    the main job on SQLite, no server (README's first command)
 #   make test    installs what is missing (apt-get), builds, runs every suite
 #   make bench   benchmarks, each against a baseline in the same run
+#   make deb     Debian packages (PostgreSQL and SQLite) in build/deb/
 #
 # The PostgreSQL part is PGXS; it is included only when pg_config exists, so
 # `make test` can run on a machine that has no PostgreSQL yet and install it.
@@ -41,12 +42,15 @@ include core/core.mk
 include sqlite/sqlite.mk
 include bench/bench.mk
 
-.PHONY: test demo bench deps
+.PHONY: test demo bench deps deb
 deps:
 	tools/install-deps.sh
 
 test:
 	tools/test.sh
+
+deb:
+	tools/build-deb.sh
 
 demo:
 	tools/install-deps.sh --quiet sqlite

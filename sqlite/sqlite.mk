@@ -4,11 +4,13 @@
 # then direct, not through the PLT (several per row in bloom_agg).
 SQLITE_SRCS = $(sort $(wildcard sqlite/*.c))
 SQLITE_HDRS = $(wildcard sqlite/*.h)
-SQLITE_CFLAGS = $(STD) $(WARN) -O2 -Icore
+# SQLITE_EXTRA_CFLAGS, SQLITE_LDFLAGS: a packager's flags (debian/rules
+# passes dpkg-buildflags' hardening flags).
+SQLITE_CFLAGS = $(STD) $(WARN) -O2 -Icore $(SQLITE_EXTRA_CFLAGS)
 
 build/bloomfilter.so: $(CORE_SRCS) $(CORE_HDRS) $(SQLITE_SRCS) $(SQLITE_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(SQLITE_CFLAGS) -fPIC -fvisibility=hidden -shared -o $@ $(CORE_SRCS) $(SQLITE_SRCS) -lm
+	$(CC) $(SQLITE_CFLAGS) -fPIC -fvisibility=hidden -shared $(SQLITE_LDFLAGS) -o $@ $(CORE_SRCS) $(SQLITE_SRCS) -lm
 
 build/sqlite-static-test: sqlite/tests/static_test.c $(CORE_SRCS) $(CORE_HDRS) $(SQLITE_SRCS) $(SQLITE_HDRS)
 	@mkdir -p $(@D)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install the Debian 12 packages a part of bloomfilter needs, if missing.
-#   tools/install-deps.sh [--quiet] [core|sqlite|pg|parquet|bench|citus|all]...   (default: all)
+#   tools/install-deps.sh [--quiet] [core|sqlite|pg|parquet|bench|citus|deb|all]...   (default: all)
 # Needs root (or sudo) only when something is missing.
 set -euo pipefail
 
@@ -15,6 +15,8 @@ bench="$sqlite $pg postgresql-15-hll"
 # Citus is built from source (../shared/citus, tools/suites/70-citus.sh);
 # these are its build dependencies on Debian 12.
 citus="$pg build-essential autoconf flex bison libssl-dev libkrb5-dev liblz4-dev libzstd-dev libselinux1-dev libxslt1-dev libpam0g-dev libicu-dev"
+# Debian packages: debhelper, pg_buildext (postgresql-server-dev-all), lintian.
+deb="$sqlite $pg debhelper postgresql-server-dev-all lintian fakeroot"
 # Node.js runs DuckDB, the Parquet writer of the interop test; a machine that
 # has node and npm already (outside dpkg) needs nothing.
 parquet="$sqlite $pg"
@@ -29,7 +31,8 @@ for part in "$@"; do
         parquet) wanted="$wanted $parquet" ;;
         bench) wanted="$wanted $bench" ;;
         citus) wanted="$wanted $citus" ;;
-        all) wanted="$wanted $parquet" ;;
+        deb) wanted="$wanted $deb" ;;
+        all) wanted="$wanted $parquet $deb" ;;
         *) echo "install-deps: unknown part '$part'" >&2; exit 2 ;;
     esac
 done

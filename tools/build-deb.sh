@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# `make deb`: the Debian packages postgresql-NN-bloomfilter (one per version
+# in debian/pgversions) and libsqlite3-mod-bloomfilter, and lintian's report.
+#
+# dpkg-buildpackage writes beside the source tree, so it runs on a copy of
+# the tree's files (tracked, and new ones not ignored) in build/deb/; the
+# packages, the .changes and lintian.txt land in build/deb/.
+# DEB_BUILD_OPTIONS=nocheck skips the pg_regress run inside the build (the
+# packages suite runs it against the installed package instead).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+tools/install-deps.sh --quiet deb
+
+version=$(sed -n "s/^default_version *= *'\(.*\)'/\1/p" bloomfilter.control)
+debian_version=$(dpkg-parsechangelog -S Version)
+if [ "${debian_version%-*}" != "$version" ]; then
+    echo "deb: debian/changelog is at $debian_version, bloomfilter.control at $version:" >&2
+    echo "deb: add a debian/changelog entry for $version (dch -v $version-1)" >&2
+    exit 1
+fi
+
+out=build/deb
+src=$out/bloomfilter-$version
+rm -rf "$out"
+mkdir -p "$src"
+if git rev-parse --git-dir >/dev/null 2>&1; then
+    git ls-files -z -co --exclude-standard |
+        while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
+        tar --null -T - -cf - | tar -xf - -C "$src"
+else
+    tar --exclude=./build --exclude=./.git -cf - . | tar -xf - -C "$src"
+fi
+# The upstream tarball: the tree without debian/ (format 3.0 (quilt)).
+tar -C "$out" --exclude="bloomfilter-$version/debian" --sort=name --owner=0 --group=0 \
+    -czf "$out/bloomfilter_$version.orig.tar.gz" "bloomfilter-$version"
+
+(cd "$src" && dpkg-buildpackage -us -uc) > "$out/build.log" 2>&1 || {
+    tail -n 60 "$out/build.log"
+    echo "deb: dpkg-buildpackage failed (whole log: $out/build.log)" >&2
+    exit 1
+}
+# Every tag lintian emits, with its explanation-free one-line form; the
+# packages suite fails on errors and warnings.
+lintian --info --display-info --pedantic "$out"/bloomfilter_*.changes > "$out/lintian.txt" 2>&1 || true
+ls "$out"/*.deb
+echo "deb: lintian: $(grep -c '^E:' "$out/lintian.txt") errors, $(grep -c '^W:' "$out/lintian.txt") warnings," \
+    "$(grep -c '^[IP]:' "$out/lintian.txt") info/pedantic notes ($out/lintian.txt)"
