@@ -10,8 +10,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 tarball=$1
 pg_config=${PG_CONFIG:-pg_config}
-libdir=$("$pg_config" --pkglibdir)
-sharedir=$("$pg_config" --sharedir)
+# BLOOM_PG_DESTDIR: install into that private PostgreSQL tree instead
+destdir=${BLOOM_PG_DESTDIR:-}
+libdir=$destdir$("$pg_config" --pkglibdir)
+sharedir=$destdir$("$pg_config" --sharedir)
 
 src=build/citus/$(basename "$tarball" .tar.gz)
 mkdir -p build/citus
@@ -43,5 +45,5 @@ fi
     [ -f config.status ] || ./configure --without-libcurl PG_CONFIG="$pg_config" > ../configure.log 2>&1
     make -j"$(nproc)" > ../make.log 2>&1
 ) || { tail -n 40 build/citus/*.log; exit 1; }
-make -C "$src" install > build/citus/install.log 2>&1 || { tail -n 40 build/citus/install.log; exit 1; }
+make -C "$src" install ${destdir:+DESTDIR=$destdir} > build/citus/install.log 2>&1 || { tail -n 40 build/citus/install.log; exit 1; }
 echo "citus-install: installed Citus $wanted"

@@ -14,8 +14,11 @@
 # directory; the servers listen on loopback only and live as long as the
 # suite (pgc_stop_all runs on exit).
 
-PGC_BIN=$(pg_config --bindir 2>/dev/null || echo /usr/lib/postgresql/15/bin)
-[ -x "$PGC_BIN/initdb" ] || PGC_BIN=/usr/lib/postgresql/15/bin
+# BLOOM_PG_DESTDIR: a private copy of the PostgreSQL tree (PostgreSQL finds
+# its share/ and lib/ relative to its binaries) that `make install
+# DESTDIR=...` fills; the servers then run from it and the machine-wide
+# installation (and its lock) are left alone.
+PGC_BIN=${BLOOM_PG_DESTDIR:-}$(pg_config --bindir 2>/dev/null || echo /usr/lib/postgresql/15/bin)
 PGC_DIR=
 PGC_NAMES=()
 
@@ -36,6 +39,7 @@ pgc_setup() {
     chmod 755 "$PGC_DIR"
     [ "$(id -u)" -ne 0 ] || chown postgres: "$PGC_DIR"
     trap pgc_stop_all EXIT
+    trap 'exit 143' TERM INT HUP
 }
 
 pgc_start() {
