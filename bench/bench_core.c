@@ -166,9 +166,100 @@ static void print_row(enum impl impl, const result *r)
            r->bits_per_value, r->measured_fpr, r->theory_fpr);
 }
 
+/* Partial bloom_agg states (what Citus shards, send/recv and parallel
+ * workers move): bytes per distinct value of 1.0's raw hashes and of the
+ * Rice-coded state, binary and as PostgreSQL's text form (1.0: "\x" + hex;
+ * now "b64:" + base64), beside the information, log2 C(2^64, n) / n; and the
+ * time to read each, the raw one as the baseline. */
+static void *bench_alloc(void *ctx, size_t size)
+{
+    (void)ctx;
+    return malloc(size);
+}
+
+static void bench_release(void *ctx, void *ptr)
+{
+    (void)ctx;
+    free(ptr);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void bench_states(uint64_t max_n)
+{
+    bloom_allocator alloc = {bench_alloc, bench_release, NULL};
+    printf("## Partial bloom_agg states: bytes per distinct value\n\n");
+    printf("| distinct | binary 1.0 | binary now | text 1.0 (hex) | text now (base64) | information "
+           "| ns/value read 1.0 | ns/value read now | read now / 1.0 |\n");
+    printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (uint64_t n = 1000; n <= max_n; n *= 10) {
+        bloom_builder *b, *back;
+        bloom_error err;
+        if (bloom_builder_create(&alloc, 0, 0.01, 0, &b, &err) != BLOOM_OK)
+            abort();
+        for (uint64_t i = 0; i < n; i++)
+            if (bloom_builder_add_hash(b, bloom_hash_int64((int64_t)i, 0), &err) != BLOOM_OK)
+                abort();
+        size_t len;
+        if (bloom_builder_serialized_size(b, &len, &err) != BLOOM_OK)
+            abort();
+        uint8_t *state = malloc(len), *raw = malloc(32 + 8 * n);
+        if (state == NULL || raw == NULL || bloom_builder_serialize(b, state, len, &err) != BLOOM_OK)
+            abort();
+        /* the same set as a 1.0 state: the header, raw hashes in order */
+        memcpy(raw, state, 32);
+        raw[7] = 0;
+        uint64_t *h = malloc(n * 8);
+        if (h == NULL)
+            abort();
+        for (uint64_t i = 0; i < n; i++)
+            h[i] = bloom_hash_int64((int64_t)i, 0);
+        qsort(h, n, 8, cmp_u64);
+        for (uint64_t i = 0; i < n; i++)
+            for (int j = 0; j < 8; j++)
+                raw[32 + 8 * i + (uint64_t)j] = (uint8_t)(h[i] >> (8 * j));
+        free(h);
+        size_t raw_len = 32 + 8 * n;
+        double t_raw = 1e300, t_now = 1e300;
+        for (int run = 0; run < 3; run++) {
+            double t0 = now_ns();
+            if (bloom_builder_deserialize(&alloc, raw, raw_len, &back, &err) != BLOOM_OK)
+                abort();
+            double t1 = now_ns();
+            bloom_builder_destroy(back);
+            double t2 = now_ns();
+            if (bloom_builder_deserialize(&alloc, state, len, &back, &err) != BLOOM_OK)
+                abort();
+            double t3 = now_ns();
+            bloom_builder_destroy(back);
+            t_raw = t1 - t0 < t_raw ? t1 - t0 : t_raw;
+            t_now = t3 - t2 < t_now ? t3 - t2 : t_now;
+        }
+        double dn = (double)n;
+        double info = (64.0 - log2(dn) + 1.4427) / 8.0;
+        printf("| %llu | %.2f | %.2f | %.2f | %.2f | %.2f | %.1f | %.1f | %.2f |\n",
+               (unsigned long long)n, (double)raw_len / dn, (double)len / dn,
+               (2.0 * (double)raw_len + 2) / dn, (4.0 + 4.0 * (double)((len + 2) / 3)) / dn, info,
+               t_raw / dn, t_now / dn, t_now / t_raw);
+        fflush(stdout);
+        bloom_builder_destroy(b);
+        free(state);
+        free(raw);
+    }
+    printf("\n");
+}
+
 int main(int argc, char **argv)
 {
     int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
+    if (argc > 1 && strcmp(argv[1], "--states") == 0) {
+        bench_states(10000000);
+        return 0;
+    }
 
     printf("## Core against a textbook filter (k seeded XXH64 calls and a modulo), p = 0.01\n\n");
     struct {
@@ -210,8 +301,11 @@ int main(int argc, char **argv)
                text_add[s] / core_add[s], text_present[s] / core_present[s],
                text_absent[s] / core_absent[s]);
     }
-    if (quick)
+    if (quick) {
+        bench_states(100000);
         return 0;
+    }
+    bench_states(10000000);
 
     printf("## Layouts side by side (blocked: one cache line per value)\n\n");
     print_header();

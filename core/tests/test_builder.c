@@ -134,7 +134,8 @@ static void test_serialize_midway(void)
 
     bloom_builder *half = new_builder(&alloc, 0, 12000), *back;
     size_t len;
-    CHECK(bloom_builder_serialized_size(half, &len, NULL) == BLOOM_OK && len == 32 + 12000 * 8);
+    /* Rice-coded: about 52 bits a hash at 12000, not 64 */
+    CHECK(bloom_builder_serialized_size(half, &len, NULL) == BLOOM_OK && len < 32 + 12000 * 7);
     uint8_t *state = malloc(len);
     CHECK(bloom_builder_serialize(half, state, len, NULL) == BLOOM_OK);
     CHECK(memcmp(state, "BLMB", 4) == 0);
@@ -146,14 +147,17 @@ static void test_serialize_midway(void)
     uint8_t *buf = finish(back, &got);
     CHECK(bloom_equal(&want, &got));
 
-    /* an unsorted, duplicated hash list is a valid state too */
+    /* a 1.0 state (raw hashes: unsorted, duplicated) is a valid state too */
     uint8_t unsorted[32 + 24];
     memcpy(unsorted, state, 32);
+    unsorted[7] = 0; /* encoding: raw */
     unsorted[24] = 3;
     memset(unsorted + 25, 0, 7);
-    memcpy(unsorted + 32, state + 32 + 16, 8);
-    memcpy(unsorted + 40, state + 32, 8);
-    memcpy(unsorted + 48, state + 32 + 16, 8);
+    for (int i = 0; i < 8; i++) {
+        unsorted[32 + i] = (uint8_t)(key_at(70, 1) >> (8 * i));
+        unsorted[40 + i] = (uint8_t)(key_at(70, 0) >> (8 * i));
+        unsorted[48 + i] = (uint8_t)(key_at(70, 1) >> (8 * i));
+    }
     bloom_builder *u;
     uint64_t distinct;
     CHECK(bloom_builder_deserialize(&alloc, unsorted, sizeof unsorted, &u, NULL) == BLOOM_OK);
@@ -186,7 +190,7 @@ static void test_malformed_states(void)
     } cases[] = {
         {0, 'X', 0, "bad magic"},         {4, 2, 0, "version 2"},
         {5, 7, 0, "unknown layout id 7"}, {6, 0, 0, "unknown hash id 0"},
-        {7, 1, 0, "flags"},               {23, 0x7f, 0, "false-positive rate"}, /* fpr -> NaN or >= 1 */
+        {7, 2, 0, "encoding 2"},               {23, 0x7f, 0, "false-positive rate"}, /* fpr -> NaN or >= 1 */
         {24, 4, 0, "does not match"},     {31, 0x80, 0, "does not match"},
         {SIZE_MAX, 0, -1, "does not match"}, {SIZE_MAX, 0, -30, "truncated"},
     };
@@ -322,29 +326,28 @@ static void test_crowded_hashes(void)
     uint64_t distinct;
     CHECK(bloom_builder_distinct(b, &distinct, NULL) == BLOOM_OK && distinct == N);
     size_t len;
-    CHECK(bloom_builder_serialized_size(b, &len, NULL) == BLOOM_OK && len == 32 + 8 * (size_t)N);
+    /* the state of such a set is still exact (a long first quotient) */
+    CHECK(bloom_builder_serialized_size(b, &len, NULL) == BLOOM_OK && len <= 32 + 8 * (size_t)N);
     uint8_t *state = malloc(len);
     CHECK(bloom_builder_serialize(b, state, len, NULL) == BLOOM_OK);
-    bool ascending = true;
-    for (size_t i = 1; i < N; i++) {
-        uint64_t prev = 0, cur = 0;
-        for (int k = 7; k >= 0; k--) {
-            prev = prev << 8 | state[32 + 8 * (i - 1) + (size_t)k];
-            cur = cur << 8 | state[32 + 8 * i + (size_t)k];
-        }
-        ascending &= cur > prev;
-    }
-    CHECK(ascending);
+    bloom_builder *back;
+    CHECK(bloom_builder_deserialize(&alloc, state, len, &back, NULL) == BLOOM_OK);
+    CHECK(bloom_builder_distinct(back, &distinct, NULL) == BLOOM_OK && distinct == N);
+    bloom_filter g;
+    uint8_t *gbuf = finish(back, &g);
+    bloom_builder_destroy(back);
     bloom_filter f;
     uint8_t *buf = finish(b, &f);
     uint64_t missing = 0;
     for (uint64_t i = 0; i < N; i++)
         missing += !bloom_contains_hash(&f, top | i);
     CHECK(missing == 0);
+    CHECK(bloom_equal(&f, &g));
     bloom_builder_destroy(b);
     CHECK(heap.live == 0);
     free(state);
     free(buf);
+    free(gbuf);
 }
 
 static void test_memory_after_repeats_return(void)

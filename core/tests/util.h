@@ -33,5 +33,6 @@ TEST_LIST(hash_tests);
 TEST_LIST(builder_tests);
 TEST_LIST(golden_tests);
 TEST_LIST(probe_tests);
+TEST_LIST(state_tests);
 
 #endif
