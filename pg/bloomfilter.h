@@ -67,6 +67,12 @@ extern void bloom_pg_allocator(bloom_allocator *alloc, MemoryContext ctx);
 extern bytea *bloom_hex_decode(const char *str, const char *type_name);
 /* \x + hex of a bloom or bloom_builder value (the output functions) */
 extern char *bloom_hex_out(Datum value);
+/*
+ * The text form of bloom_builder states: "b64:" + base64 (4 characters per
+ * 3 bytes, where hex takes 6); input also takes 1.0's "\x" + hex.
+ */
+extern char *bloom_b64_out(Datum value);
+extern bytea *bloom_text_decode(const char *str, const char *type_name);
 /* The rest of a binary message as a new varlena (not yet validated). */
 extern struct varlena *bloom_recv_bytes(StringInfo buf);
 

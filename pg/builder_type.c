@@ -347,14 +347,14 @@ validated(struct varlena *flat, BloomSource source)
 Datum
 bloom_builder_in(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_POINTER(validated(bloom_hex_decode(PG_GETARG_CSTRING(0), "bloom_builder"),
+	PG_RETURN_POINTER(validated(bloom_text_decode(PG_GETARG_CSTRING(0), "bloom_builder"),
 								BLOOM_SOURCE_TEXT));
 }
 
 Datum
 bloom_builder_out(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_CSTRING(bloom_hex_out(PG_GETARG_DATUM(0)));
+	PG_RETURN_CSTRING(bloom_b64_out(PG_GETARG_DATUM(0)));
 }
 
 Datum

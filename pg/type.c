@@ -11,6 +11,7 @@
 #include <math.h>
 
 #include "access/detoast.h"
+#include "common/base64.h"
 #include "common/hashfn.h"
 #include "libpq/pqformat.h"
 #include "utils/builtins.h"
@@ -27,6 +28,9 @@ PG_FUNCTION_INFO_V1(bloom_type_hash);
 PG_FUNCTION_INFO_V1(bloom_type_extended_hash);
 
 /* ---- hex text form ---- */
+
+/* Room kept for the rest of a protocol message around a value's text. */
+#define BLOOM_TEXT_MARGIN ((Size) 1024 * 1024)
 
 static const int8 hex_value[256] = {
 	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8,
@@ -88,9 +92,21 @@ bloom_hex_out(Datum value)
 	Size		len = VARSIZE_ANY_EXHDR(p);
 	char	   *out;
 
-	if (len > (MaxAllocHugeSize - 3) / 2)
-		elog(ERROR, "value of %zu bytes is too large to print", len);
-	out = palloc_extended(2 * len + 3, MCXT_ALLOC_HUGE);
+	/*
+	 * A text form past 1 GB can be neither a text value nor part of a
+	 * protocol message (postgres_fdw sends a filter parameter as text: the
+	 * remote server would drop the connection).  Refuse it here, clearly,
+	 * leaving 1 MB of the message for the rest of it.
+	 */
+	if (len > (MaxAllocSize - BLOOM_TEXT_MARGIN - 3) / 2)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("bloom value too large for its text form"),
+				 errdetail("Its text form would take %zu bytes; a text value or a protocol message (a postgres_fdw parameter) holds at most %zu.",
+						   2 * len + 2, (Size) MaxAllocSize - BLOOM_TEXT_MARGIN),
+				 errhint("Use the binary form (COPY ... (FORMAT binary), bloom_send, or a cast to bytea), or a filter of at most %zu bytes.",
+						 (Size) (MaxAllocSize - BLOOM_TEXT_MARGIN - 3) / 2)));
+	out = palloc(2 * len + 3);
 	out[0] = '\\';
 	out[1] = 'x';
 	for (Size i = 0; i < len; i++)
@@ -102,6 +118,65 @@ bloom_hex_out(Datum value)
 	}
 	out[2 + 2 * len] = '\0';
 	return out;
+}
+
+/* ---- base64 text form (bloom_builder states) ---- */
+
+#define B64_PREFIX "b64:"
+#define B64_PREFIX_LEN 4
+
+char *
+bloom_b64_out(Datum value)
+{
+	/* detoasting an expanded bloom_builder flattens (serializes) it */
+	struct varlena *p = PG_DETOAST_DATUM_PACKED(value);
+	Size		len = VARSIZE_ANY_EXHDR(p);
+	int			enc_len;
+	char	   *out;
+
+	if (len > (Size) (PG_INT32_MAX / 4) * 3 - 3)
+		elog(ERROR, "value of %zu bytes is too large to print", len);
+	enc_len = pg_b64_enc_len((int) len);
+	out = palloc_extended(B64_PREFIX_LEN + enc_len + 1, MCXT_ALLOC_HUGE);
+	memcpy(out, B64_PREFIX, B64_PREFIX_LEN);
+	enc_len = pg_b64_encode(VARDATA_ANY(p), (int) len, out + B64_PREFIX_LEN, enc_len);
+	if (enc_len < 0)
+		elog(ERROR, "could not encode a value of %zu bytes as base64", len);
+	out[B64_PREFIX_LEN + enc_len] = '\0';
+	return out;
+}
+
+bytea *
+bloom_text_decode(const char *str, const char *type_name)
+{
+	size_t		len;
+	int			dec_len;
+	bytea	   *result;
+
+	if (strncmp(str, B64_PREFIX, B64_PREFIX_LEN) != 0)
+	{
+		if (str[0] != '\\')
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("invalid input syntax for type %s", type_name),
+					 errdetail("The value must start with \"b64:\" followed by base64, or \"\\x\" followed by hexadecimal digits.")));
+		return bloom_hex_decode(str, type_name);
+	}
+	str += B64_PREFIX_LEN;
+	len = strlen(str);
+	if (len > PG_INT32_MAX)
+		bloom_check_payload_size(len, type_name);
+	dec_len = pg_b64_dec_len((int) len);
+	bloom_check_payload_size(dec_len, type_name);
+	result = palloc_extended(VARHDRSZ + dec_len, MCXT_ALLOC_HUGE);
+	dec_len = pg_b64_decode(str, (int) len, VARDATA(result), dec_len);
+	if (dec_len < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("invalid input syntax for type %s", type_name),
+				 errdetail("The text after \"b64:\" is not valid base64.")));
+	SET_VARSIZE(result, VARHDRSZ + dec_len);
+	return result;
 }
 
 struct varlena *

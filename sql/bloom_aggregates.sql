@@ -167,7 +167,13 @@ COPY shard_states_copy FROM '/tmp/bloomfilter_regress_states.bin' (FORMAT binary
 SELECT count(*) AS same_states FROM shard_states_bin a JOIN shard_states_copy b USING (shard) WHERE a.s::text = b.s::text;
 SELECT combine_bloom_agg(s) = (SELECT b FROM serial) AS copied_states_combine FROM shard_states_copy;
 -- the binary form carries the same state
-SELECT bool_and(bloom_builder_send(state::bloom_builder) = decode(substr(state, 3), 'hex')) AS send_is_bytes FROM shard_states;
+SELECT bool_and(bloom_builder_send(state::bloom_builder) = decode(substr(state, 5), 'base64')) AS send_is_bytes FROM shard_states;
+-- states travel compact: sorted hashes, Rice-coded (FORMAT.md), in base64 text
+SELECT shard, round(octet_length(bloom_builder_send(state::bloom_builder)) / count_distinct::numeric, 2) AS bytes_per_value,
+       round(length(state) / count_distinct::numeric, 2) AS text_chars_per_value
+FROM shard_states JOIN (SELECT x % 4 AS shard, count(DISTINCT y) AS count_distinct FROM big GROUP BY 1) c USING (shard)
+ORDER BY shard;
+-- a 1.0 state (hex text, raw hashes in input order) still reads.
 -- bloom_agg collects distinct hashes in runs of its own (bucketed past 16384);
 -- the core's builder, given every hash in input order with duplicates as a
 -- serialized state, deduplicates and sizes them itself: same filter
@@ -177,7 +183,8 @@ CREATE TABLE dup_input AS SELECT (g % 20011)::int8 AS v, g AS ord FROM generate_
 SELECT bloom_agg_final(('\x424c4d4201000100' || '0000000000000000' || '7b14ae47e17a843f' || le_hex(count(*))
                         || string_agg(le_hex(bloom_hash(v)), '' ORDER BY ord))::bloom_builder)
        = (SELECT bloom_agg(v) FROM dup_input) AS core_equals_runs,
-       (SELECT (octet_length(bloom_builder_send(partial_bloom_agg(v))) - 32) / 8 FROM dup_input) AS distinct_in_state,
+       (SELECT sum(get_byte(bloom_builder_send(s), 24 + i)::int8 << (8 * i))
+        FROM (SELECT partial_bloom_agg(v) AS s FROM dup_input) p, generate_series(0, 7) i) AS distinct_in_state,
        count(DISTINCT v) AS distinct_values
 FROM dup_input;
 -- the transition function outside an aggregate does not modify its argument
