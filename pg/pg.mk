@@ -24,3 +24,9 @@ bench-pg:
 	$(MAKE) --no-print-directory all
 	flock /tmp/bloomfilter-pg.lock sh -c '$(MAKE) --no-print-directory install && pg_virtualenv -t -v 15 bench/bench_pg.sh'
 .PHONY: bench-pg
+
+# bloom_agg on a real Citus cluster against a local table (needs ../shared/citus).
+bench-citus:
+	$(MAKE) --no-print-directory all
+	flock -o /tmp/bloomfilter-pg.lock sh -c '$(MAKE) --no-print-directory install && bench/bench_citus.sh'
+.PHONY: bench-citus
