@@ -178,8 +178,6 @@ bloom_hash_value(BloomHasher *h, Datum value, uint64 seed)
  * Everything a call site caches in fn_extra: up to two filter arguments
  * and the hasher of the value argument.
  */
-typedef struct BuilderArena BuilderArena;
-
 typedef struct BloomCallCache
 {
 	BloomArgCache args[2];
@@ -192,8 +190,6 @@ typedef struct BloomCallCache
 	int			layout;
 	uint64		nbits;
 	unsigned	nhashes;
-	/* bloom_agg(x): where this call site's states live, per aggregate context */
-	BuilderArena *arenas;
 } BloomCallCache;
 
 extern BloomCallCache *bloom_call_cache_create(FunctionCallInfo fcinfo);

@@ -49,17 +49,16 @@ typedef struct BuilderObject
 } BuilderObject;
 
 /* The arena of one aggregate context: see the header comment. */
-struct BuilderArena
+typedef struct BuilderArena
 {
 	MemoryContext aggctx;
 	MemoryContext ctx;			/* child of aggctx; every object's eoh_context */
 	char	   *cursor;			/* free space of the current block */
 	Size		left;
 	Size		next_block;
-	BloomCallCache *owner;		/* whose list this arena is on */
 	struct BuilderArena *next;
 	MemoryContextCallback on_delete;
-};
+} BuilderArena;
 
 #define ARENA_FIRST_BLOCK ((Size) 2048)
 #define ARENA_MAX_BLOCK ((Size) 64 * 1024)
@@ -105,12 +104,21 @@ object_allocator(BuilderObject *obj, bloom_allocator *alloc)
 
 /* ---- arenas ---- */
 
+/*
+ * The live arenas of this backend, one per aggregate context.  Not in the
+ * call site's fn_extra: Citus calls the transition and combine functions
+ * through a new FmgrInfo for every row, so fn_extra lives one row, while
+ * an arena lives as long as its aggregate context (whose reset callback
+ * takes it off this list).
+ */
+static BuilderArena *live_arenas = NULL;
+
 /* The aggregate context was reset or deleted, and the arena with it. */
 static void
 arena_deleted(void *arg)
 {
 	BuilderArena *arena = (BuilderArena *) arg;
-	BuilderArena **link = &arena->owner->arenas;
+	BuilderArena **link = &live_arenas;
 
 	while (*link != NULL && *link != arena)
 		link = &(*link)->next;
@@ -118,16 +126,16 @@ arena_deleted(void *arg)
 		*link = arena->next;
 }
 
-/* The arena of aggctx for this call site, made on first use. */
+/* The arena of aggctx, made on first use. */
 static BuilderArena *
-arena_for(FunctionCallInfo fcinfo, MemoryContext aggctx)
+arena_for(MemoryContext aggctx)
 {
-	BloomCallCache *cache = bloom_call_cache(fcinfo);
 	BuilderArena *arena;
 	MemoryContext ctx;
 
-	/* one arena per aggregate context: several only with grouping sets */
-	for (arena = cache->arenas; arena != NULL; arena = arena->next)
+	/* one arena per aggregate context: several live at once with grouping
+	 * sets, nested or concurrent aggregates */
+	for (arena = live_arenas; arena != NULL; arena = arena->next)
 		if (arena->aggctx == aggctx)
 			return arena;
 	ctx = AllocSetContextCreate(aggctx, "bloom_agg states", ALLOCSET_SMALL_SIZES);
@@ -135,12 +143,11 @@ arena_for(FunctionCallInfo fcinfo, MemoryContext aggctx)
 	arena->aggctx = aggctx;
 	arena->ctx = ctx;
 	arena->next_block = ARENA_FIRST_BLOCK;
-	arena->owner = cache;
-	arena->next = cache->arenas;
+	arena->next = live_arenas;
 	arena->on_delete.func = arena_deleted;
 	arena->on_delete.arg = arena;
 	MemoryContextRegisterResetCallback(ctx, &arena->on_delete);
-	cache->arenas = arena;
+	live_arenas = arena;
 	return arena;
 }
 
@@ -178,9 +185,10 @@ object_new(FunctionCallInfo fcinfo, MemoryContext aggctx)
 	BuilderObject *obj;
 	MemoryContext ctx;
 
+	(void) fcinfo;				/* arenas are per aggregate context, not per call site */
 	if (aggctx != NULL)
 	{
-		BuilderArena *arena = arena_for(fcinfo, aggctx);
+		BuilderArena *arena = arena_for(aggctx);
 
 		obj = arena_object(arena);
 		ctx = arena->ctx;
