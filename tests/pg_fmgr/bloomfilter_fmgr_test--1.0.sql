@@ -15,3 +15,13 @@ CREATE AGGREGATE fmgr_partial_agg(regprocedure, anyelement) (
 CREATE AGGREGATE fmgr_partial_agg(regprocedure, anyelement, int8, float8) (
     SFUNC = fmgr_partial_agg_sfunc, STYPE = internal, FINALFUNC = fmgr_partial_agg_ffunc
 );
+
+-- The coordinator's side: partial states (text) through the state type's
+-- input function and the combine function, then the final function.
+CREATE FUNCTION fmgr_combine_agg_sfunc(internal, regprocedure, text) RETURNS internal
+    AS 'MODULE_PATHNAME' LANGUAGE C PARALLEL SAFE;
+CREATE FUNCTION fmgr_combine_agg_ffunc(internal) RETURNS text
+    AS 'MODULE_PATHNAME' LANGUAGE C PARALLEL SAFE;
+CREATE AGGREGATE fmgr_combine_agg(regprocedure, text) (
+    SFUNC = fmgr_combine_agg_sfunc, STYPE = internal, FINALFUNC = fmgr_combine_agg_ffunc
+);

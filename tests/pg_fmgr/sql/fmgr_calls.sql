@@ -68,3 +68,23 @@ SELECT fmgr_partial_agg('bloom_agg(anyelement)', ('10.0.0.' || (g % 200))::inet)
 SELECT finish(fmgr_partial_agg('bloom_agg(bytea)', inet_send(('10.0.0.' || (g % 200))::inet)))::bytea
        = bloom_agg(('10.0.0.' || (g % 200))::inet)::bytea AS same
 FROM v;
+
+-- The whole trip as Citus makes it: partial states per "shard" (g % 4), then
+-- the coordinator's combine and final functions, each called without a call
+-- expression through a new FmgrInfo per row; the filter of the local query.
+CREATE TABLE shard_states AS
+SELECT g % 4 AS shard,
+       fmgr_partial_agg('bloom_agg(int8)', i8) AS s_int8,
+       fmgr_partial_agg('bloom_agg(text)', t) AS s_text,
+       fmgr_partial_agg('bloom_agg(uuid,int8,float8)', u, 5000::int8, 0.01::float8) AS s_fixed
+FROM v GROUP BY 1;
+SELECT fmgr_combine_agg('bloom_agg(int8)', s_int8 ORDER BY shard) = (SELECT bloom_agg(i8)::text FROM v) AS int8_same,
+       fmgr_combine_agg('bloom_agg(text)', s_text ORDER BY shard DESC) = (SELECT bloom_agg(t)::text FROM v) AS text_same,
+       fmgr_combine_agg('bloom_agg(uuid,int8,float8)', s_fixed) = (SELECT bloom_agg(u, 5000, 0.01)::text FROM v) AS fixed_same
+FROM shard_states;
+-- grouped on the coordinator too (a combine per group, one aggregate context)
+SELECT count(*) AS groups, bool_and(c = l) AS all_same
+FROM (SELECT grp, fmgr_combine_agg('bloom_agg(text)', s) AS c
+      FROM (SELECT g % 5 AS grp, g % 3 AS shard, fmgr_partial_agg('bloom_agg(text)', t) AS s FROM v GROUP BY 1, 2) p
+      GROUP BY grp) d
+JOIN (SELECT g % 5 AS grp, bloom_agg(t)::text AS l FROM v GROUP BY 1) q USING (grp);
