@@ -215,10 +215,32 @@ typedef struct bit_reader {
 
 static inline void refill(bit_reader *r)
 {
+    if (r->end - r->p >= 8) {
+        /* eight bytes at once: keep the whole bytes that fit above n */
+        r->acc |= load_le64(r->p) << r->n;
+        r->p += (63 - r->n) >> 3;
+        r->n |= 56;
+        return;
+    }
     while (r->n <= 56 && r->p < r->end) {
         r->acc |= (uint64_t)*r->p++ << r->n;
         r->n += 8;
     }
+}
+
+/* Trailing one bits of x (64 when all are ones). */
+static inline unsigned trailing_ones(uint64_t x)
+{
+    if (x == UINT64_MAX)
+        return 64;
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_ctzll(~x);
+#else
+    unsigned n = 0;
+    while ((x >> n) & 1)
+        n++;
+    return n;
+#endif
 }
 
 /* Reads nbits (at most 32); false when the bytes end first. */
@@ -241,10 +263,7 @@ static bloom_status get_unary(bit_reader *r, uint64_t limit, uint64_t *out, bloo
         refill(r);
         if (r->n == 0)
             return bloom_fail(err, BLOOM_E_FORMAT, "builder state ends inside a hash");
-        uint64_t ones = r->acc == UINT64_MAX ? 64 : 0;
-        if (ones == 0)
-            while ((r->acc >> ones) & 1)
-                ones++;
+        uint64_t ones = trailing_ones(r->acc);
         if (ones < r->n) {
             q += ones;
             r->acc = ones + 1 >= 64 ? 0 : r->acc >> (ones + 1);
