@@ -74,6 +74,9 @@ typedef struct bloom_error {
 
 /* A generic message for a status, for when no bloom_error was filled. */
 const char *bloom_status_name(bloom_status status);
+/* What the user can do about a status, as a sentence; NULL if nothing
+ * general (BLOOM_E_MISMATCH: which filters combine, and the recipe). */
+const char *bloom_status_hint(bloom_status status);
 
 /* Name of a layout id ("classic", "blocked"), or NULL if unknown. */
 const char *bloom_layout_name(int layout);
@@ -165,12 +168,38 @@ bool bloom_probe_plan_test(const bloom_filter *f, uint64_t hash, const bloom_pro
  */
 void bloom_contains_hashes(const bloom_filter *f, const uint64_t *hashes, size_t n, bool *out);
 
-/* BLOOM_OK if a and b can be combined, else BLOOM_E_MISMATCH with a message
- * naming both sides' layout, nbits, nhashes and seed. */
+/* BLOOM_OK if a and b can be combined: the same layout, hash id, nhashes
+ * and seed, and sizes that divide (classic: one nbits a multiple of the
+ * other; blocked: one block count a multiple of the other).  The larger is
+ * folded to the smaller (bloom_fold): a combination has
+ * bloom_combined_nbits(a, b) bits.  Else BLOOM_E_MISMATCH with a message
+ * naming both sides' layout, nbits, nhashes and seed; hosts add
+ * bloom_status_hint(). */
 bloom_status bloom_check_compatible(const bloom_filter *a, const bloom_filter *b, bloom_error *err);
-/* dst |= src, dst &= src (after the compatibility check). */
+static inline uint64_t bloom_combined_nbits(const bloom_filter *a, const bloom_filter *b)
+{
+    return a->nbits < b->nbits ? a->nbits : b->nbits;
+}
+/* dst |= src, dst &= src (after the compatibility check).  A larger src is
+ * folded on the fly.  A larger dst is first folded in place to src's size,
+ * its header (at dst->bits - BLOOM_HEADER_SIZE) included: its serialized
+ * size then shrinks to bloom_serialized_size(dst->nbits), within the same
+ * buffer (an aggregate's state shrinks when a smaller filter arrives). */
 bloom_status bloom_union_into(bloom_filter *dst, const bloom_filter *src, bloom_error *err);
 bloom_status bloom_intersect_into(bloom_filter *dst, const bloom_filter *src, bloom_error *err);
+
+/* ---- folding (core/fold.c, docs/FORMAT.md "Folding") ---- */
+
+/* BLOOM_OK if f folds to nbits: nbits <= f->nbits and it divides f's size
+ * (blocked: a whole number of blocks whose count divides f's), else
+ * BLOOM_E_INVALID_ARGUMENT saying why. */
+bloom_status bloom_check_fold(const bloom_filter *f, uint64_t nbits, bloom_error *err);
+/* f folded to nbits into buf (len bloom_serialized_size(nbits), not
+ * overlapping f): bit for bit the filter of the same values built at nbits
+ * with f's nhashes and seed.  nbits == f->nbits copies f. */
+bloom_status bloom_fold(const bloom_filter *f, uint64_t nbits, void *buf, size_t len,
+                        bloom_filter *out, bloom_error *err);
+
 /* Same parameters and same bits. */
 bool bloom_equal(const bloom_filter *a, const bloom_filter *b);
 
@@ -187,7 +216,8 @@ double bloom_estimate_fpr(const bloom_filter *f);
 bool bloom_is_saturated(const bloom_filter *f);
 
 /* Estimated |A u B|, |A n B| (inclusion-exclusion, clamped to >= 0) and
- * Jaccard |A n B| / |A u B| (1 for two empty filters). */
+ * Jaccard |A n B| / |A u B| (1 for two empty filters), for filters that
+ * combine; |A u B| is read at the combined size. */
 bloom_status bloom_estimate_union(const bloom_filter *a, const bloom_filter *b, double *out,
                                   bloom_error *err);
 bloom_status bloom_estimate_intersection(const bloom_filter *a, const bloom_filter *b, double *out,

@@ -25,6 +25,16 @@ const char *bloom_status_name(bloom_status status)
     return "unknown error";
 }
 
+const char *bloom_status_hint(bloom_status status)
+{
+    if (status == BLOOM_E_MISMATCH)
+        return "Filters combine when they have the same layout, nhashes and seed and the nbits "
+               "of one divides the other's, as filters built by bloom_agg(x) or bloom_empty at "
+               "one fpr do. For a union that stays at its target rate, build every group with "
+               "bloom_agg(x, capacity, fpr) sized for the largest union you will form.";
+    return NULL;
+}
+
 bloom_status bloom_fail(bloom_error *err, bloom_status status, const char *fmt, ...)
 {
     if (err) {

@@ -21,15 +21,13 @@ uint64_t popcount_bytes(const uint8_t *p, uint64_t nbytes)
     return total;
 }
 
-static uint64_t popcount_or(const uint8_t *a, const uint8_t *b, uint64_t nbytes)
+/* Bits set in fold(a) | fold(b) at the combined size, without a copy. */
+static uint64_t popcount_or(const bloom_filter *a, const bloom_filter *b)
 {
-    uint64_t total = 0;
-    for (uint64_t i = 0; i < nbytes; i += 8) { /* nbytes is a multiple of 8 */
-        uint64_t wa, wb;
-        memcpy(&wa, a + i, 8);
-        memcpy(&wb, b + i, 8);
-        total += (uint64_t)__builtin_popcountll(wa | wb);
-    }
+    uint64_t nbits = bloom_combined_nbits(a, b), total = 0;
+    uint64_t fa = fold_factor(a, nbits), fb = fold_factor(b, nbits);
+    for (uint64_t w = 0; w < (nbits + 63) / 64; w++)
+        total += (uint64_t)__builtin_popcountll(fold_word(a, fa, w) | fold_word(b, fb, w));
     return total;
 }
 
@@ -64,8 +62,10 @@ static void describe(const bloom_filter *f, char *buf, size_t len)
 
 bloom_status bloom_check_compatible(const bloom_filter *a, const bloom_filter *b, bloom_error *err)
 {
-    if (a->layout == b->layout && a->nbits == b->nbits && a->nhashes == b->nhashes &&
-        a->seed == b->seed && a->hash_id == b->hash_id && a->version == b->version)
+    if (a->layout == b->layout && a->nhashes == b->nhashes && a->seed == b->seed &&
+        a->hash_id == b->hash_id && a->version == b->version &&
+        (a->nbits >= b->nbits ? sizes_divide(a->layout, a->nbits, b->nbits)
+                              : sizes_divide(a->layout, b->nbits, a->nbits)))
         return bloom_ok(err);
     char left[96], right[96];
     describe(a, left, sizeof left);
@@ -73,29 +73,37 @@ bloom_status bloom_check_compatible(const bloom_filter *a, const bloom_filter *b
     return bloom_fail(err, BLOOM_E_MISMATCH, "left has %s; right has %s", left, right);
 }
 
-bloom_status bloom_union_into(bloom_filter *dst, const bloom_filter *src, bloom_error *err)
+/* dst op= src at the combined size: dst folded in place first if larger,
+ * src folded word by word if larger. */
+static bloom_status combine_into(bloom_filter *dst, const bloom_filter *src, bool is_union,
+                                 bloom_error *err)
 {
     bloom_status st = bloom_check_compatible(dst, src, err);
     if (st != BLOOM_OK)
         return st;
-    for (uint64_t i = 0; i < dst->nbytes; i++)
-        dst->bits[i] |= src->bits[i];
+    if (dst->nbits > src->nbits)
+        fold_in_place(dst, src->nbits);
+    uint64_t factor = fold_factor(src, dst->nbits);
+    for (uint64_t w = 0; w < dst->nbytes / 8; w++) {
+        uint64_t s = fold_word(src, factor, w), d = load_le64(dst->bits + 8 * w);
+        store_le64(dst->bits + 8 * w, is_union ? d | s : d & s);
+    }
     return BLOOM_OK;
+}
+
+bloom_status bloom_union_into(bloom_filter *dst, const bloom_filter *src, bloom_error *err)
+{
+    return combine_into(dst, src, true, err);
 }
 
 bloom_status bloom_intersect_into(bloom_filter *dst, const bloom_filter *src, bloom_error *err)
 {
-    bloom_status st = bloom_check_compatible(dst, src, err);
-    if (st != BLOOM_OK)
-        return st;
-    for (uint64_t i = 0; i < dst->nbytes; i++)
-        dst->bits[i] &= src->bits[i];
-    return BLOOM_OK;
+    return combine_into(dst, src, false, err);
 }
 
 bool bloom_equal(const bloom_filter *a, const bloom_filter *b)
 {
-    return bloom_check_compatible(a, b, NULL) == BLOOM_OK &&
+    return a->nbits == b->nbits && bloom_check_compatible(a, b, NULL) == BLOOM_OK &&
            memcmp(a->bits, b->bits, a->nbytes) == 0;
 }
 
@@ -140,8 +148,7 @@ bloom_status bloom_estimate_union(const bloom_filter *a, const bloom_filter *b, 
     bloom_status st = bloom_check_compatible(a, b, err);
     if (st != BLOOM_OK)
         return st;
-    *out = cardinality_from_popcount(popcount_or(a->bits, b->bits, a->nbytes), a->nbits,
-                                     a->nhashes);
+    *out = cardinality_from_popcount(popcount_or(a, b), bloom_combined_nbits(a, b), a->nhashes);
     return BLOOM_OK;
 }
 

@@ -129,6 +129,11 @@ bloom_status bloom_check_ids(unsigned version, unsigned layout, unsigned hash_id
     return BLOOM_OK;
 }
 
+void header_set_nbits(uint8_t *header, uint64_t nbits)
+{
+    store_le64(header + OFF_NBITS, nbits);
+}
+
 bloom_status bloom_parse_header(const void *buf, size_t len, bloom_filter *out, bloom_error *err)
 {
     const uint8_t *p = buf;

@@ -105,6 +105,20 @@ double blocked_model_fpr(double n, double nblocks);
 
 uint64_t popcount_bytes(const uint8_t *p, uint64_t nbytes);
 
+/* Folding (fold.c).  fold_word: word w of f folded by factor (1: the word
+ * itself); it reads only words >= w, so it can fold in place. */
+uint64_t fold_word(const bloom_filter *f, uint64_t factor, uint64_t w);
+/* Ratio of f's size to nbits, in bits (classic) or blocks (blocked). */
+uint64_t fold_factor(const bloom_filter *f, uint64_t nbits);
+/* Whether `smaller` bits divide `larger` bits in the layout's unit. */
+bool sizes_divide(int layout, uint64_t larger, uint64_t smaller);
+/* Fold f to nbits (checked by the caller) in its own buffer, header
+ * (at f->bits - BLOOM_HEADER_SIZE) included. */
+void fold_in_place(bloom_filter *f, uint64_t nbits);
+
+/* Rewrite the nbits field of a serialized header (format.c). */
+void header_set_nbits(uint8_t *header, uint64_t nbits);
+
 BLOOM_HIDDEN_END
 
 #endif

@@ -256,6 +256,8 @@ combine_into_state(FunctionCallInfo fcinfo,
 	bloom_read_arg(fcinfo, 1, &cache->args[1], &src);
 	if (op(&dst, &src, &err) != BLOOM_OK)
 		bloom_raise(&err, BLOOM_SOURCE_STORED, what);
+	/* a smaller filter folded the state in place: it ends earlier now */
+	SET_VARSIZE(state, VARHDRSZ + bloom_serialized_size(dst.nbits));
 	PG_RETURN_POINTER(state);
 }
 

@@ -69,7 +69,7 @@ bloom_raise(const bloom_error *err, BloomSource source, const char *what)
 					 errmsg("cannot %s bloom filters with different parameters",
 							what ? what : "combine"),
 					 errdetail("%s", detail),
-					 errhint("Filters combine only when built with the same layout, nbits, nhashes and seed.")));
+					 errhint("%s", bloom_status_hint(BLOOM_E_MISMATCH))));
 			break;
 		case BLOOM_E_NOMEM:
 			ereport(ERROR,

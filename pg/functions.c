@@ -4,7 +4,7 @@
  *
  *   bloom_empty(capacity, fpr, seed, layout)   bloom_empty_mk(nbits, nhashes, seed, layout)
  *   bloom_add(f, value)         bloom_contains(f, value)  (and @>, <@)
- *   bloom_union(a, b) (|)       bloom_intersect(a, b) (&)
+ *   bloom_union(a, b) (|)       bloom_intersect(a, b) (&)   bloom_fold(f, nbits)
  *   bloom_cardinality(f)        bloom_intersect_cardinality(a, b)   bloom_jaccard(a, b)
  *   bloom_fpr(f)                bloom_info(f)               bloom_version()
  *   bloom_from_parquet(bytea)   bloom_to_parquet(f)
@@ -24,6 +24,7 @@ PG_FUNCTION_INFO_V1(bloom_contains);
 PG_FUNCTION_INFO_V1(bloom_contained_in);
 PG_FUNCTION_INFO_V1(bloom_union);
 PG_FUNCTION_INFO_V1(bloom_intersect);
+PG_FUNCTION_INFO_V1(pg_bloom_fold);
 PG_FUNCTION_INFO_V1(bloom_cardinality);
 PG_FUNCTION_INFO_V1(bloom_intersect_cardinality);
 PG_FUNCTION_INFO_V1(bloom_jaccard);
@@ -131,39 +132,7 @@ bloom_contained_in(PG_FUNCTION_ARGS)
 	PG_RETURN_BOOL(contains(fcinfo, 1, 0));
 }
 
-/* ---- combining ---- */
-
-Datum
-bloom_union(PG_FUNCTION_ARGS)
-{
-	BloomCallCache *cache = bloom_call_cache(fcinfo);
-	bloom_filter a,
-				b;
-	struct varlena *result = bloom_copy_arg(fcinfo, 0, &a);
-	bloom_error err;
-
-	bloom_read_arg(fcinfo, 1, &cache->args[1], &b);
-	if (bloom_union_into(&a, &b, &err) != BLOOM_OK)
-		bloom_raise(&err, BLOOM_SOURCE_STORED, "union");
-	PG_RETURN_POINTER(result);
-}
-
-Datum
-bloom_intersect(PG_FUNCTION_ARGS)
-{
-	BloomCallCache *cache = bloom_call_cache(fcinfo);
-	bloom_filter a,
-				b;
-	struct varlena *result = bloom_copy_arg(fcinfo, 0, &a);
-	bloom_error err;
-
-	bloom_read_arg(fcinfo, 1, &cache->args[1], &b);
-	if (bloom_intersect_into(&a, &b, &err) != BLOOM_OK)
-		bloom_raise(&err, BLOOM_SOURCE_STORED, "intersect");
-	PG_RETURN_POINTER(result);
-}
-
-/* ---- estimates ---- */
+/* ---- reading arguments ---- */
 
 static void
 read_one(FunctionCallInfo fcinfo, bloom_filter *f)
@@ -179,6 +148,79 @@ read_two(FunctionCallInfo fcinfo, bloom_filter *a, bloom_filter *b)
 	bloom_read_arg(fcinfo, 0, &cache->args[0], a);
 	bloom_read_arg(fcinfo, 1, &cache->args[1], b);
 }
+
+/* ---- combining ---- */
+
+/*
+ * a op b as a new value of the combined size: a folded (or copied) into
+ * it, then b op-ed in, folded on the fly when larger.
+ */
+static struct varlena *
+combine(FunctionCallInfo fcinfo,
+		bloom_status (*op) (bloom_filter *, const bloom_filter *, bloom_error *),
+		const char *what)
+{
+	BloomCallCache *cache = bloom_call_cache(fcinfo);
+	bloom_filter a,
+				b,
+				out;
+	bloom_error err;
+	size_t		size;
+	struct varlena *result;
+
+	bloom_read_arg(fcinfo, 0, &cache->args[0], &a);
+	bloom_read_arg(fcinfo, 1, &cache->args[1], &b);
+	if (bloom_check_compatible(&a, &b, &err) != BLOOM_OK)
+		bloom_raise(&err, BLOOM_SOURCE_STORED, what);
+	size = bloom_serialized_size(bloom_combined_nbits(&a, &b));
+	result = palloc(VARHDRSZ + size);
+	SET_VARSIZE(result, VARHDRSZ + size);
+	if (bloom_fold(&a, bloom_combined_nbits(&a, &b), VARDATA(result), size, &out, &err) != BLOOM_OK ||
+		op(&out, &b, &err) != BLOOM_OK)
+		bloom_raise(&err, BLOOM_SOURCE_STORED, what);
+	return result;
+}
+
+Datum
+bloom_union(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_POINTER(combine(fcinfo, bloom_union_into, "union"));
+}
+
+Datum
+bloom_intersect(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_POINTER(combine(fcinfo, bloom_intersect_into, "intersect"));
+}
+
+/* bloom_fold(f bloom, nbits bigint) -> bloom: f at a size that divides its own */
+Datum
+pg_bloom_fold(PG_FUNCTION_ARGS)
+{
+	int64		nbits = PG_GETARG_INT64(1);
+	bloom_filter f,
+				out;
+	bloom_error err;
+	size_t		size;
+	struct varlena *result;
+
+	read_one(fcinfo, &f);
+	if (bloom_check_fold(&f, nbits < 1 ? 0 : (uint64) nbits, &err) != BLOOM_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot fold bloom filter to " INT64_FORMAT " bits", nbits),
+				 errdetail("%s", bloom_sentence(err.message)),
+				 errhint("Fold to a divisor of nbits " UINT64_FORMAT "%s.", f.nbits,
+						 f.layout == BLOOM_LAYOUT_BLOCKED ? " that is a whole number of 256-bit blocks" : "")));
+	size = bloom_serialized_size((uint64) nbits);
+	result = palloc(VARHDRSZ + size);
+	SET_VARSIZE(result, VARHDRSZ + size);
+	if (bloom_fold(&f, (uint64) nbits, VARDATA(result), size, &out, &err) != BLOOM_OK)
+		bloom_raise(&err, BLOOM_SOURCE_STORED, NULL);
+	PG_RETURN_POINTER(result);
+}
+
+/* ---- estimates ---- */
 
 Datum
 bloom_cardinality(PG_FUNCTION_ARGS)

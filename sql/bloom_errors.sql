@@ -95,13 +95,13 @@ SELECT err($$SELECT bloom_empty_mk(64, 3, 0, '')$$);
 
 -- combining filters with different parameters names both sides
 \set VERBOSITY default
-SELECT bloom_union(bloom_empty_mk(64, 3), bloom_empty_mk(128, 3));
+SELECT bloom_union(bloom_empty_mk(64, 3), bloom_empty_mk(96, 3));
 SELECT err('SELECT bloom_empty_mk(64, 3) | bloom_empty_mk(64, 4)');
 SELECT err('SELECT bloom_intersect(bloom_empty_mk(64, 3), bloom_empty_mk(64, 3, 1))');
 SELECT err('SELECT bloom_empty_mk(64, 3) & bloom_empty_mk(256, 8, 0, ''blocked'')');
-SELECT err('SELECT bloom_intersect_cardinality(bloom_empty_mk(64, 3), bloom_empty_mk(128, 3))');
-SELECT err('SELECT bloom_jaccard(bloom_empty_mk(64, 3), bloom_empty_mk(128, 3))');
-SELECT err('SELECT bloom_union_agg(f) FROM (VALUES (bloom_empty_mk(64, 3)), (bloom_empty_mk(128, 3))) t(f)');
+SELECT err('SELECT bloom_intersect_cardinality(bloom_empty_mk(64, 3), bloom_empty_mk(96, 3))');
+SELECT err('SELECT bloom_jaccard(bloom_empty_mk(64, 3), bloom_empty_mk(96, 3))');
+SELECT err('SELECT bloom_union_agg(f) FROM (VALUES (bloom_empty_mk(64, 3)), (bloom_empty_mk(96, 3))) t(f)');
 SELECT err('SELECT bloom_intersect_agg(f) FROM (VALUES (bloom_empty_mk(64, 3)), (bloom_empty_mk(64, 2))) t(f)');
 
 -- fixed-size bloom_agg

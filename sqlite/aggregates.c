@@ -219,6 +219,8 @@ static void combine_step(sqlite3_context *ctx, sqlite3_value **argv, const char 
                               : bloom_intersect_into(&st->view, &in, &err);
     if (s != BLOOM_OK)
         bf_core_error(ctx, fn, &err);
+    /* a smaller filter folded the state in place: it ends earlier now */
+    st->size = bloom_serialized_size(st->view.nbits);
 }
 
 void bf_union_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)

@@ -30,7 +30,8 @@ void bf_error(sqlite3_context *ctx, const char *fn, const char *fmt, ...)
 #endif
     ;
 /* A core failure: out of memory becomes SQLITE_NOMEM, anything else the
- * core's message prefixed with the function and the kind of failure. */
+ * core's message prefixed with the function and the kind of failure, and
+ * followed by the status's hint if it has one. */
 void bf_core_error(sqlite3_context *ctx, const char *fn, const bloom_error *err);
 
 /* The canonical hash of a value of the given type, other than an integer
@@ -117,6 +118,7 @@ void bf_add(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void bf_contains(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void bf_union(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void bf_intersect(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+void bf_fold(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void bf_cardinality(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void bf_intersect_cardinality(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void bf_jaccard(sqlite3_context *ctx, int argc, sqlite3_value **argv);

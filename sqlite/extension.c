@@ -13,7 +13,10 @@
  *   bloom_empty_mk(nbits, nhashes [, seed [, layout]])  -> filter
  *   bloom_add(filter, value)        -> filter with value added
  *   bloom_contains(filter, value)   -> 0/1, NULL for a NULL value
- *   bloom_union(a, b), bloom_intersect(a, b)            -> filter
+ *   bloom_union(a, b), bloom_intersect(a, b)            -> filter (sizes that
+ *                                   divide combine at the smaller size)
+ *   bloom_fold(filter, nbits)       -> the filter folded to nbits, a divisor
+ *                                      of its size
  *   bloom_cardinality(filter), bloom_fpr(filter)         -> real
  *   bloom_intersect_cardinality(a, b), bloom_jaccard(a, b) -> real
  *   bloom_info(filter)              -> JSON text
@@ -57,6 +60,7 @@ static const struct {
     {"bloom_contains", 2, bf_contains, NULL},
     {"bloom_union", 2, bf_union, NULL},
     {"bloom_intersect", 2, bf_intersect, NULL},
+    {"bloom_fold", 2, bf_fold, NULL},
     {"bloom_cardinality", 1, bf_cardinality, NULL},
     {"bloom_intersect_cardinality", 2, bf_intersect_cardinality, NULL},
     {"bloom_jaccard", 2, bf_jaccard, NULL},

@@ -183,18 +183,22 @@ static int two_filters(sqlite3_context *ctx, sqlite3_value **argv, const char *f
     return BF_OK;
 }
 
+/* a op b as a new buffer of the combined size: a folded (or copied) into
+ * it, then b op-ed in, folded on the fly when larger. */
 static void combine(sqlite3_context *ctx, sqlite3_value **argv, const char *fn, int is_union)
 {
     bloom_filter a, b, out;
     bloom_error err;
     if (two_filters(ctx, argv, fn, &a, &b, 1) != BF_OK)
         return;
-    size_t size;
-    uint8_t *buf = copy_filter(ctx, fn, &a, &out, &size);
+    uint64_t nbits = bloom_combined_nbits(&a, &b);
+    size_t size = bloom_serialized_size(nbits);
+    uint8_t *buf = bf_alloc_result(ctx, fn, size);
     if (buf == NULL)
         return;
-    bloom_status st = is_union ? bloom_union_into(&out, &b, &err)
-                               : bloom_intersect_into(&out, &b, &err);
+    bloom_status st = bloom_fold(&a, nbits, buf, size, &out, &err);
+    if (st == BLOOM_OK)
+        st = is_union ? bloom_union_into(&out, &b, &err) : bloom_intersect_into(&out, &b, &err);
     if (st != BLOOM_OK) {
         sqlite3_free(buf);
         bf_core_error(ctx, fn, &err);
@@ -213,6 +217,32 @@ void bf_intersect(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     (void)argc;
     combine(ctx, argv, "bloom_intersect", 0);
+}
+
+void bf_fold(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    static const char fn[] = "bloom_fold";
+    (void)argc;
+    bloom_filter f, out;
+    int64_t nbits;
+    bloom_error err;
+    if (bf_filter_arg(ctx, argv, 0, fn, &f) != BF_OK ||
+        bf_int64_arg(ctx, argv[1], fn, "nbits", &nbits) != BF_OK)
+        return;
+    if (bloom_check_fold(&f, nbits < 1 ? 0 : (uint64_t)nbits, &err) != BLOOM_OK) {
+        bf_core_error(ctx, fn, &err);
+        return;
+    }
+    size_t size = bloom_serialized_size((uint64_t)nbits);
+    uint8_t *buf = bf_alloc_result(ctx, fn, size);
+    if (buf == NULL)
+        return;
+    if (bloom_fold(&f, (uint64_t)nbits, buf, size, &out, &err) != BLOOM_OK) {
+        sqlite3_free(buf);
+        bf_core_error(ctx, fn, &err);
+        return;
+    }
+    sqlite3_result_blob64(ctx, buf, size, sqlite3_free);
 }
 
 /* SQLite turns a NaN result into NULL by itself; infinities stay REAL. */

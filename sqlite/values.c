@@ -42,6 +42,9 @@ void bf_core_error(sqlite3_context *ctx, const char *fn, const bloom_error *err)
 {
     if (err->status == BLOOM_E_NOMEM)
         sqlite3_result_error_nomem(ctx);
+    else if (bloom_status_hint(err->status) != NULL)
+        bf_error(ctx, fn, "%s: %s. %s", bloom_status_name(err->status), err->message,
+                 bloom_status_hint(err->status));
     else
         bf_error(ctx, fn, "%s: %s", bloom_status_name(err->status), err->message);
 }

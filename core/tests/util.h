@@ -34,5 +34,6 @@ TEST_LIST(builder_tests);
 TEST_LIST(golden_tests);
 TEST_LIST(probe_tests);
 TEST_LIST(state_tests);
+TEST_LIST(fold_tests);
 
 #endif

@@ -50,11 +50,11 @@ WITH RECURSIVE s(v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM s WHERE v < 100000)
 WITH RECURSIVE s(v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM s WHERE v < 10) SELECT bloom_agg(v, 1000, 0.01) FROM s;
 .limit length 1000000000
 -- Filters that cannot be combined: the message gives both sides.
-SELECT bloom_union(bloom_empty(10), bloom_empty(20));
+SELECT bloom_union(bloom_empty(10), bloom_empty(10, 0.001));
 SELECT bloom_intersect(bloom_empty(10, 0.01, 1), bloom_empty(10, 0.01, 2));
 SELECT bloom_intersect_cardinality(bloom_empty_mk(256, 8, 0, 'blocked'), bloom_empty_mk(256, 8, 0, 'classic'));
 SELECT bloom_jaccard(bloom_empty_mk(64, 3), bloom_empty_mk(64, 4));
-SELECT bloom_union_agg(b) FROM (SELECT bloom_empty(10) AS b UNION ALL SELECT bloom_empty(20));
+SELECT bloom_union_agg(b) FROM (SELECT bloom_empty(10) AS b UNION ALL SELECT bloom_empty(10, 0.001));
 SELECT bloom_intersect_agg(b) FROM (SELECT bloom_empty(10) AS b UNION ALL SELECT bloom_empty(10, 0.01, 9));
 -- Fixed-size bloom_agg parameters.
 SELECT bloom_agg(1, 0, 0.01);

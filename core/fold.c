@@ -1,0 +1,123 @@
+/*
+ * fold.c - folding a filter to a size that divides its own, and the
+ * combining of filters whose sizes divide each other.
+ *
+ * Both layouts place a value with a multiply-high: classic bit
+ * floor(g * m / 2^64), blocked block floor(h * nblocks / 2^32).  For an
+ * integer f, floor(floor(x) / f) == floor(x / f), so the position a value
+ * takes at m / f is its position at m divided by f: OR-ing each run of f
+ * adjacent bits (blocked: f adjacent blocks, bits within a block untouched)
+ * gives bit for bit the filter built at m / f with the same k and seed.
+ * A filter of m bits and one of m / f bits therefore combine exactly, at
+ * m / f bits (docs/FORMAT.md "Folding").
+ */
+#include "internal.h"
+
+#include <inttypes.h>
+
+/* Word w (64 bits, LE) of f folded by `factor`: classic bits
+ * [64 w f, 64 (w + 1) f) of f, each run of factor bits OR-ed into one;
+ * blocked word q of block j OR-ed over blocks [j f, (j + 1) f).  It reads
+ * only words >= w of f, so folding word by word upwards works in place. */
+uint64_t fold_word(const bloom_filter *f, uint64_t factor, uint64_t w)
+{
+    if (factor == 1)
+        return load_le64(f->bits + 8 * w);
+    uint64_t out = 0;
+    if (f->layout == BLOOM_LAYOUT_BLOCKED) {
+        uint64_t block = w / 4 * factor, q = w % 4; /* 4 words per 32-byte block */
+        for (uint64_t i = 0; i < factor; i++)
+            out |= load_le64(f->bits + 32 * (block + i) + 8 * q);
+        return out;
+    }
+    uint64_t first = w * factor, end = first + factor, nwords = f->nbytes / 8;
+    if (end > nwords)
+        end = nwords;
+    bool pow2 = (factor & (factor - 1)) == 0;
+    unsigned shift = pow2 ? (unsigned)__builtin_ctzll(factor) : 0;
+    for (uint64_t i = first; i < end; i++) {
+        uint64_t word = load_le64(f->bits + 8 * i);
+        while (word) {
+            /* bit p of f lands on bit p / factor, within word w */
+            uint64_t p = 64 * i + (uint64_t)__builtin_ctzll(word);
+            uint64_t q = pow2 ? p >> shift : p / factor;
+            out |= UINT64_C(1) << (q - 64 * w);
+            word &= word - 1;
+        }
+    }
+    return out;
+}
+
+/* Size in the unit that must divide: bits (classic) or blocks (blocked). */
+static uint64_t size_units(int layout, uint64_t nbits)
+{
+    return layout == BLOOM_LAYOUT_BLOCKED ? nbits / BLOOM_BLOCK_BITS : nbits;
+}
+
+uint64_t fold_factor(const bloom_filter *f, uint64_t nbits)
+{
+    return size_units(f->layout, f->nbits) / size_units(f->layout, nbits);
+}
+
+bool sizes_divide(int layout, uint64_t larger, uint64_t smaller)
+{
+    uint64_t a = size_units(layout, larger), b = size_units(layout, smaller);
+    return b > 0 && a >= b && a % b == 0 &&
+           (layout != BLOOM_LAYOUT_BLOCKED || smaller % BLOOM_BLOCK_BITS == 0);
+}
+
+bloom_status bloom_check_fold(const bloom_filter *f, uint64_t nbits, bloom_error *err)
+{
+    if (nbits == 0 || nbits > f->nbits)
+        return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT,
+                          "cannot fold a filter of %" PRIu64 " bits to %" PRIu64
+                          ": folding shrinks a filter to a size that divides its own",
+                          f->nbits, nbits);
+    if (f->layout == BLOOM_LAYOUT_BLOCKED && nbits % BLOOM_BLOCK_BITS != 0)
+        return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT,
+                          "cannot fold a blocked filter to %" PRIu64
+                          " bits: not a whole number of %d-bit blocks",
+                          nbits, BLOOM_BLOCK_BITS);
+    if (!sizes_divide(f->layout, f->nbits, nbits)) {
+        if (f->layout == BLOOM_LAYOUT_BLOCKED)
+            return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT,
+                              "cannot fold a blocked filter of %" PRIu64 " blocks to %" PRIu64
+                              ": the block count must divide %" PRIu64,
+                              f->nbits / BLOOM_BLOCK_BITS, nbits / BLOOM_BLOCK_BITS,
+                              f->nbits / BLOOM_BLOCK_BITS);
+        return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT,
+                          "cannot fold a filter of %" PRIu64 " bits to %" PRIu64
+                          ": %" PRIu64 " does not divide %" PRIu64,
+                          f->nbits, nbits, nbits, f->nbits);
+    }
+    return bloom_ok(err);
+}
+
+void fold_in_place(bloom_filter *f, uint64_t nbits)
+{
+    uint64_t factor = fold_factor(f, nbits);
+    if (factor == 1)
+        return;
+    uint64_t nbytes = (nbits + 63) / 64 * 8;
+    for (uint64_t w = 0; w < nbytes / 8; w++)
+        store_le64(f->bits + 8 * w, fold_word(f, factor, w));
+    f->nbits = nbits;
+    f->nbytes = nbytes;
+    header_set_nbits(f->bits - BLOOM_HEADER_SIZE, nbits);
+}
+
+bloom_status bloom_fold(const bloom_filter *f, uint64_t nbits, void *buf, size_t len,
+                        bloom_filter *out, bloom_error *err)
+{
+    bloom_status st = bloom_check_fold(f, nbits, err);
+    if (st != BLOOM_OK)
+        return st;
+    bloom_filter src = *f; /* out may be f */
+    uint64_t factor = fold_factor(&src, nbits);
+    st = bloom_init(buf, len, src.layout, nbits, src.nhashes, src.seed, out, err);
+    if (st != BLOOM_OK)
+        return st;
+    for (uint64_t w = 0; w < out->nbytes / 8; w++)
+        store_le64(out->bits + 8 * w, fold_word(&src, factor, w));
+    return bloom_ok(err);
+}
