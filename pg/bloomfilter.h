@@ -161,6 +161,9 @@ typedef struct BloomHasher
  * type (a backend-lifetime hasher shared by all such calls).
  */
 extern void bloom_hasher_init(BloomHasher *h, FunctionCallInfo fcinfo, int argno);
+/* The same for a type known by oid (an array's element type); the send
+ * function's FmgrInfo lives in mcxt. */
+extern void bloom_hasher_init_type(BloomHasher *h, Oid typid, MemoryContext mcxt);
 extern uint64 bloom_hash_datum(BloomHasher *h, Datum value, uint64 seed);
 
 /* bloom_hash_datum with the integer kinds inlined. */

@@ -37,9 +37,10 @@
 
 PG_FUNCTION_INFO_V1(bloom_hash);
 
-/* The kind (and send function, in mcxt) of a hasher for values of typid. */
-static void
-hasher_for_type(BloomHasher *h, Oid typid, MemoryContext mcxt)
+/* The kind (and send function, in mcxt) of a hasher for values of typid
+ * (also for an array's element type, arrays.c). */
+void
+bloom_hasher_init_type(BloomHasher *h, Oid typid, MemoryContext mcxt)
 {
 	Oid			base;
 
@@ -199,7 +200,7 @@ declared_hasher(Oid fn_oid, int argno)
 		uint64		generation = declared_generation;
 
 		/* resolve before stamping: an error leaves the entry unresolved */
-		hasher_for_type(&entry->hasher, declared_argtype(fn_oid, argno), declared_hashers_cxt);
+		bloom_hasher_init_type(&entry->hasher, declared_argtype(fn_oid, argno), declared_hashers_cxt);
 		entry->generation = generation;
 	}
 	return &entry->hasher;
@@ -211,7 +212,7 @@ bloom_hasher_init(BloomHasher *h, FunctionCallInfo fcinfo, int argno)
 	Oid			typid = get_fn_expr_argtype(fcinfo->flinfo, argno);
 
 	if (OidIsValid(typid))
-		hasher_for_type(h, typid, fcinfo->flinfo->fn_mcxt);
+		bloom_hasher_init_type(h, typid, fcinfo->flinfo->fn_mcxt);
 	else if (fcinfo->flinfo->fn_expr == NULL && OidIsValid(fcinfo->flinfo->fn_oid))
 		*h = *declared_hasher(fcinfo->flinfo->fn_oid, argno);
 	else

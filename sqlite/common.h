@@ -100,6 +100,11 @@ int bf_layout_arg(sqlite3_context *ctx, sqlite3_value *v, const char *fn, int *o
  * connection's SQLITE_LIMIT_LENGTH; NULL with the error set. */
 uint8_t *bf_alloc_result(sqlite3_context *ctx, const char *fn, uint64_t size);
 
+/* A copy of f's bytes as a new result buffer (*size bytes), with its view
+ * in *copy; NULL with the error set. */
+uint8_t *bf_copy_filter(sqlite3_context *ctx, const char *fn, const bloom_filter *f,
+                        bloom_filter *copy, size_t *size);
+
 /* uint64 <-> SQLite INTEGER by two's complement, without relying on the
  * implementation-defined conversion of out-of-range values. */
 static inline int64_t bf_to_int64(uint64_t u)
@@ -129,6 +134,11 @@ void bf_version(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void bf_from_parquet(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void bf_ref(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void bf_to_parquet(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+
+/* Many values in one call, from a JSON array (arrays.c). */
+void bf_add_all(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+void bf_contains_all(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+void bf_contains_any(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 
 /* Aggregates (aggregates.c). */
 void bf_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv);

@@ -13,6 +13,9 @@
  *   bloom_empty_mk(nbits, nhashes [, seed [, layout]])  -> filter
  *   bloom_add(filter, value)        -> filter with value added
  *   bloom_contains(filter, value)   -> 0/1, NULL for a NULL value
+ *   bloom_add_all(filter, json_array)        -> filter with every element added
+ *   bloom_contains_all(filter, json_array),
+ *   bloom_contains_any(filter, json_array)   -> 0/1, NULL by SQL's ALL/ANY rules
  *   bloom_union(a, b), bloom_intersect(a, b)            -> filter (sizes that
  *                                   divide combine at the smaller size)
  *   bloom_fold(filter, nbits)       -> the filter folded to nbits, a divisor
@@ -72,6 +75,9 @@ static const struct {
     {"bloom_from_parquet", 1, bf_from_parquet, NULL},
     {"bloom_to_parquet", 1, bf_to_parquet, NULL},
     {"bloom_ref", 1, bf_ref, NULL},
+    {"bloom_add_all", 2, bf_add_all, NULL},
+    {"bloom_contains_all", 2, bf_contains_all, NULL},
+    {"bloom_contains_any", 2, bf_contains_any, NULL},
     {"bloom_agg", 1, bf_agg_step, bf_agg_final},
     {"bloom_agg", 3, bf_agg_fixed_step, bf_agg_fixed_final},
     {"bloom_union_agg", 1, bf_union_agg_step, bf_combine_agg_final},

@@ -102,9 +102,9 @@ void bf_empty_mk(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     result_empty(ctx, fn, layout, (uint64_t)nbits, (unsigned)nhashes, seed);
 }
 
-/* A copy of f's bytes as a new result buffer, with its view. */
-static uint8_t *copy_filter(sqlite3_context *ctx, const char *fn, const bloom_filter *f,
-                            bloom_filter *copy, size_t *size)
+/* A copy of f's bytes as a new result buffer, with its view (common.h). */
+uint8_t *bf_copy_filter(sqlite3_context *ctx, const char *fn, const bloom_filter *f,
+                        bloom_filter *copy, size_t *size)
 {
     *size = BLOOM_HEADER_SIZE + (size_t)f->nbytes;
     uint8_t *buf = bf_alloc_result(ctx, fn, *size);
@@ -135,7 +135,7 @@ void bf_add(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         return;
     }
     size_t size;
-    uint8_t *buf = copy_filter(ctx, fn, &f, &out, &size);
+    uint8_t *buf = bf_copy_filter(ctx, fn, &f, &out, &size);
     if (buf == NULL)
         return;
     bloom_add_hash(&out, hash);

@@ -1,0 +1,148 @@
+/*
+ * arrays.c - many values in one call (the SQLite extension has the same
+ * names, taking a JSON array):
+ *
+ *   bloom_add_all(f, anyarray)        f with every element added
+ *   bloom_contains_all(f, anyarray)   every element may be in f
+ *   bloom_contains_any(f, anyarray)   some element may be in f
+ *
+ * Each element is hashed as bloom_add/bloom_contains hash that value alone
+ * (docs/HASHING.md), so bloom_add_all(f, ARRAY[1,2]) is
+ * bloom_add(bloom_add(f, 1), 2).  A multi-dimensional array is read in
+ * storage order, as unnest() and = ANY read it.  NULL elements follow
+ * = ALL / = ANY: adding one adds nothing; a NULL element makes
+ * bloom_contains_all NULL unless some element is certainly absent, and
+ * bloom_contains_any NULL unless some element may be present.
+ */
+#include "bloomfilter.h"
+
+#include "miscadmin.h"
+#include "utils/array.h"
+#include "utils/lsyscache.h"
+
+PG_FUNCTION_INFO_V1(bloom_add_all);
+PG_FUNCTION_INFO_V1(bloom_contains_all);
+PG_FUNCTION_INFO_V1(bloom_contains_any);
+
+/* What a call site keeps in fn_extra: its filter argument and the hasher
+ * of the element type, redone if the element type changes. */
+typedef struct ArrayCallCache
+{
+	BloomArgCache filter;
+	Oid			elemtype;
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+	BloomHasher hasher;
+} ArrayCallCache;
+
+static ArrayCallCache *
+array_call_cache(FunctionCallInfo fcinfo, Oid elemtype)
+{
+	ArrayCallCache *cache = (ArrayCallCache *) fcinfo->flinfo->fn_extra;
+
+	if (cache == NULL)
+	{
+		cache = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof *cache);
+		fcinfo->flinfo->fn_extra = cache;
+	}
+	if (cache->elemtype != elemtype)
+	{
+		get_typlenbyvalalign(elemtype, &cache->typlen, &cache->typbyval, &cache->typalign);
+		bloom_hasher_init_type(&cache->hasher, elemtype, fcinfo->flinfo->fn_mcxt);
+		cache->elemtype = elemtype;
+	}
+	return cache;
+}
+
+/* An iterator over every element of the array argument argno. */
+static ArrayIterator
+array_elements(FunctionCallInfo fcinfo, int argno, ArrayCallCache **cache)
+{
+	/* detoasted, and flattened if it is an expanded array */
+	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(argno);
+
+	*cache = array_call_cache(fcinfo, ARR_ELEMTYPE(arr));
+	return array_create_iterator(arr, 0, NULL);
+}
+
+/* bloom_add_all(f bloom, values anyarray): not strict, like bloom_add */
+Datum
+bloom_add_all(PG_FUNCTION_ARGS)
+{
+	ArrayCallCache *cache;
+	ArrayIterator it;
+	struct varlena *result;
+	bloom_filter f;
+	Datum		value;
+	bool		isnull;
+	uint64		n = 0;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(1))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	result = bloom_copy_arg(fcinfo, 0, &f);
+	it = array_elements(fcinfo, 1, &cache);
+	while (array_iterate(it, &value, &isnull))
+	{
+		if ((++n & 1023) == 0)
+			CHECK_FOR_INTERRUPTS();
+		if (!isnull)
+			bloom_add_hash(&f, bloom_hash_value(&cache->hasher, value, f.seed));
+	}
+	array_free_iterator(it);
+	PG_RETURN_POINTER(result);
+}
+
+/*
+ * bloom_contains_all (want_all) and bloom_contains_any: SQL's three-valued
+ * ALL / ANY over the elements' answers, stopping at the first element that
+ * decides the result.
+ */
+static Datum
+contains_many(FunctionCallInfo fcinfo, bool want_all)
+{
+	ArrayCallCache *cache;
+	ArrayIterator it = array_elements(fcinfo, 1, &cache);
+	bloom_filter f;
+	Datum		value;
+	bool		isnull;
+	bool		saw_null = false;
+	bool		decided = false;
+	uint64		n = 0;
+
+	bloom_read_arg(fcinfo, 0, &cache->filter, &f);
+	while (array_iterate(it, &value, &isnull))
+	{
+		if ((++n & 1023) == 0)
+			CHECK_FOR_INTERRUPTS();
+		if (isnull)
+			saw_null = true;
+		else if (bloom_contains_hash(&f, bloom_hash_value(&cache->hasher, value, f.seed)) != want_all)
+		{
+			decided = true;
+			break;
+		}
+	}
+	array_free_iterator(it);
+	if (decided)
+		PG_RETURN_BOOL(!want_all);
+	if (saw_null)
+		PG_RETURN_NULL();
+	PG_RETURN_BOOL(want_all);
+}
+
+/* bloom_contains_all(f bloom, values anyarray) -> bool (true for an empty array) */
+Datum
+bloom_contains_all(PG_FUNCTION_ARGS)
+{
+	return contains_many(fcinfo, true);
+}
+
+/* bloom_contains_any(f bloom, values anyarray) -> bool (false for an empty array) */
+Datum
+bloom_contains_any(PG_FUNCTION_ARGS)
+{
+	return contains_many(fcinfo, false);
+}

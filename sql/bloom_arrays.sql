@@ -1,0 +1,72 @@
+-- bloom_add_all, bloom_contains_all, bloom_contains_any: many values in one
+-- call, each element hashed as bloom_add hashes it alone.
+
+-- the same filter as one bloom_add per element, for several element types
+SELECT bloom_add_all(bloom_empty(100), ARRAY[1, 2, 3])
+     = bloom_add(bloom_add(bloom_add(bloom_empty(100), 1), 2), 3) AS int4;
+SELECT bloom_add_all(bloom_empty(100, 0.01, 7, 'blocked'), ARRAY['a', 'bc', ''])
+     = bloom_add(bloom_add(bloom_add(bloom_empty(100, 0.01, 7, 'blocked'), 'a'::text), 'bc'::text), ''::text) AS text_blocked_seeded;
+SELECT bloom_add_all(bloom_empty(100), ARRAY['2026-11-22'::date, '2000-01-01'])
+     = bloom_add(bloom_add(bloom_empty(100), '2026-11-22'::date), '2000-01-01'::date) AS date_send;
+-- canonical hashing per element: 5 in an int8[], a float8[] and a numeric[]
+-- is the same member as the int4 5
+SELECT bloom_add_all(bloom_empty(100), ARRAY[5::int8, 6]) = bloom_add_all(bloom_empty(100), ARRAY[5.0::float8, 6.0])
+   AND bloom_add_all(bloom_empty(100), ARRAY[5::int8, 6]) = bloom_add_all(bloom_empty(100), ARRAY[5.000::numeric, 6])
+   AND bloom_add_all(bloom_empty(100), ARRAY[5::int8, 6]) = bloom_add(bloom_add(bloom_empty(100), 5), 6) AS canonical;
+-- char(n) elements without trailing blanks, as bloom_add hashes them
+SELECT bloom_add_all(bloom_empty(100), ARRAY['ab'::char(5)]) = bloom_add(bloom_empty(100), 'ab'::text) AS bpchar;
+-- a domain over int hashes as int
+CREATE DOMAIN small_id AS int CHECK (VALUE > 0);
+SELECT bloom_add_all(bloom_empty(100), ARRAY[3::small_id, 4::small_id]) = bloom_add_all(bloom_empty(100), ARRAY[3, 4]) AS domain;
+DROP DOMAIN small_id;
+
+-- an array is not one value: today's bloom_add(f, ARRAY[...]) hashes the
+-- whole array, bloom_add_all its elements
+SELECT bloom_contains(bloom_add_all(bloom_empty(100), ARRAY[1, 2]), 1) AS elem_added,
+       bloom_contains(bloom_add(bloom_empty(100), ARRAY[1, 2]), 1) AS whole_array_is_not_elem;
+
+-- multi-dimensional arrays are read in storage order, as unnest() reads them
+SELECT bloom_add_all(bloom_empty(100), ARRAY[[1, 2], [3, 4]]) = bloom_add_all(bloom_empty(100), ARRAY[1, 2, 3, 4]) AS flattened;
+-- non-default lower bounds do not matter
+SELECT bloom_add_all(bloom_empty(100), '[5:7]={7,8,9}'::int[]) = bloom_add_all(bloom_empty(100), ARRAY[7, 8, 9]) AS lower_bound;
+
+-- NULLs: a NULL element or a NULL array adds nothing; a NULL filter stays NULL
+SELECT bloom_add_all(bloom_empty(100), ARRAY[1, NULL, 2]) = bloom_add_all(bloom_empty(100), ARRAY[1, 2]) AS null_elem,
+       bloom_add_all(bloom_add(bloom_empty(100), 9), NULL::int[]) = bloom_add(bloom_empty(100), 9) AS null_array,
+       bloom_add_all(NULL, ARRAY[1]) IS NULL AS null_filter,
+       bloom_add_all(bloom_empty(100), '{}'::int[]) = bloom_empty(100) AS empty_array;
+
+-- the argument is not modified
+CREATE TABLE arr_f AS SELECT bloom_add(bloom_empty(100), 1) AS f;
+SELECT bloom_add_all(f, ARRAY[2, 3]) <> f AS changed FROM arr_f;
+SELECT bloom_info(f) = bloom_info(bloom_add(bloom_empty(100), 1)) AS unmodified FROM arr_f;
+DROP TABLE arr_f;
+
+-- contains_all / contains_any: SQL's ALL / ANY logic over the answers
+-- (a 10,000-bit filter of 1..3: 100 and 200 are absent in it)
+CREATE TABLE arr_probe AS SELECT bloom_add_all(bloom_empty_mk(10000, 7), ARRAY[1, 2, 3]) AS f;
+SELECT bloom_contains(f, 100) AS has_100, bloom_contains(f, 200) AS has_200 FROM arr_probe;
+SELECT a AS vals, bloom_contains_all(f, a) AS all_, bloom_contains_any(f, a) AS any_
+FROM arr_probe, (VALUES ('{1,2,3}'::int[]), ('{1,100}'), ('{100,200}'), ('{}'),
+                        ('{1,NULL}'), ('{100,NULL}'), ('{NULL}'), ('{{1,2},{3,100}}')) v(a)
+ORDER BY 1;
+SELECT bloom_contains_all(f, NULL::int[]) IS NULL AS all_null_array,
+       bloom_contains_any(f, NULL::int[]) IS NULL AS any_null_array FROM arr_probe;
+-- probes hash like bloom_contains: float8 1.0 and 2.0, numeric 3 find the ints
+SELECT bloom_contains_all(f, ARRAY[1.0::float8, 2.0]) AS float8,
+       bloom_contains_all(f, ARRAY[3::numeric]) AS numeric FROM arr_probe;
+
+-- a stored, TOASTed filter probed per row agrees with bloom_contains
+CREATE TABLE arr_big AS SELECT bloom_agg(g, 100000, 0.01) AS f FROM generate_series(1, 50000, 2) g;
+SELECT count(*) AS rows,
+       count(*) FILTER (WHERE bloom_contains_all(f, ARRAY[g, g + 2]) IS DISTINCT FROM (bloom_contains(f, g) AND bloom_contains(f, g + 2))) AS all_differs,
+       count(*) FILTER (WHERE bloom_contains_any(f, ARRAY[g, g + 1]) IS DISTINCT FROM (bloom_contains(f, g) OR bloom_contains(f, g + 1))) AS any_differs
+FROM arr_big, generate_series(1, 2000) g;
+-- the aggregate and bloom_add_all agree
+SELECT bloom_add_all(bloom_empty(1000, 0.01), array_agg(g)) = bloom_agg(g, 1000, 0.01) AS agg
+FROM generate_series(1, 700) g;
+DROP TABLE arr_probe, arr_big;
+
+-- errors
+SELECT bloom_add_all(bloom_empty(10), '{1,2}');
+SELECT bloom_contains_all('\x00'::bytea::bloom, ARRAY[1]);
