@@ -127,5 +127,23 @@ info_lite = db.execute(f"SELECT json_extract(i, '$.layout') || ' ' || json_extra
                        f"FROM (SELECT bloom_info(X'{pg_hex}') AS i)").fetchone()[0]
 check('bloom_info agrees', info_pg == info_lite, f'{info_pg!r} vs {info_lite!r}')
 
+# 5. The array functions: a PostgreSQL array and the same values as a JSON
+# array in SQLite add the same members, element by element as bloom_add.
+arrays = [
+    ("ARRAY[1, 5, -7]::int8[]", "'[1, 5, -7]'"),
+    ("ARRAY[5.0, 0.5]::float8[]", "'[5.0, 0.5]'"),
+    ("ARRAY['a', 'é✓', NULL]", "'[\"a\", \"é✓\", null]'"),
+    ("ARRAY[[1, 2], [3, 4]]", "'[1, 2, 3, 4]'"),
+]
+for pg_arr, lite_arr in arrays:
+    a = pg(f"SELECT encode(bloom_add_all(bloom_empty(1000, 0.01, 3), {pg_arr})::bytea, 'hex')")
+    b = db.execute(f"SELECT lower(hex(bloom_add_all(bloom_empty(1000, 0.01, 3), {lite_arr})))").fetchone()[0]
+    check(f'same bytes: bloom_add_all {pg_arr}', a == b and len(a) > 64, f'{a[:80]} vs {(b or "")[:80]}')
+a = pg("SELECT bloom_contains_all(bloom_add_all(bloom_empty(1000), ARRAY[1, 2]), ARRAY[2.0::float8, 1::float8])::text"
+       " || bloom_contains_any(bloom_add_all(bloom_empty(1000), ARRAY[1, 2]), ARRAY[3, 4])::text")
+b = db.execute("SELECT bloom_contains_all(bloom_add_all(bloom_empty(1000), '[1, 2]'), '[2.0, 1]')"
+               " || bloom_contains_any(bloom_add_all(bloom_empty(1000), '[1, 2]'), '[3, 4]')").fetchone()[0]
+check('bloom_contains_all/any answer alike', a == 'truefalse' and b == '10', f'{a} vs {b}')
+
 pg('DROP TABLE cross_data')
 sys.exit(check.finish())
