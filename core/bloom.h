@@ -225,6 +225,14 @@ bloom_status bloom_estimate_intersection(const bloom_filter *a, const bloom_filt
 bloom_status bloom_estimate_jaccard(const bloom_filter *a, const bloom_filter *b, double *out,
                                     bloom_error *err);
 
+/* ---- Order ---- */
+
+/* The total order of filters, on their BLOOM_HEADER_SIZE-byte headers:
+ * format version, layout id, hash id, nhashes, seed (as a signed int64),
+ * nbits; -1, 0 or 1.  Filters with equal headers have bit arrays of the
+ * same length, ordered by memcmp (docs/POSTGRESQL.md, "Ordering"). */
+int bloom_compare_headers(const uint8_t *a, const uint8_t *b);
+
 /* ---- Parquet interchange (layout 1 is Parquet's split-block filter) ---- */
 
 /* Wrap the bitset of a Parquet column chunk's Bloom filter (the bytes after

@@ -54,3 +54,83 @@ COMMENT ON FUNCTION bloom_contains_any(bloom, anyarray) IS
 -- bytea operands (exact matches come first).
 DROP CAST (bytea AS bloom);
 CREATE CAST (bytea AS bloom) WITH FUNCTION bloom(bytea) AS IMPLICIT;
+-- A total order (docs/POSTGRESQL.md, "Ordering"): parameters first (format
+-- version, layout, hash id, nhashes, seed, nbits), then the bit array byte
+-- by byte.  Equal filters compare 0, so it agrees with = and bloom_hash_ops.
+CREATE FUNCTION bloom_cmp(bloom, bloom) RETURNS integer
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION bloom_cmp(bloom, bloom) IS 'btree support: -1, 0 or 1 by parameters, then bits';
+CREATE FUNCTION bloom_lt(bloom, bloom) RETURNS boolean
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION bloom_lt(bloom, bloom) IS 'bloom_cmp < 0 (operator <)';
+CREATE FUNCTION bloom_le(bloom, bloom) RETURNS boolean
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION bloom_le(bloom, bloom) IS 'bloom_cmp <= 0 (operator <=)';
+CREATE FUNCTION bloom_gt(bloom, bloom) RETURNS boolean
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION bloom_gt(bloom, bloom) IS 'bloom_cmp > 0 (operator >)';
+CREATE FUNCTION bloom_ge(bloom, bloom) RETURNS boolean
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION bloom_ge(bloom, bloom) IS 'bloom_cmp >= 0 (operator >=)';
+
+CREATE OPERATOR < (
+    LEFTARG = bloom, RIGHTARG = bloom, PROCEDURE = bloom_lt,
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+COMMENT ON OPERATOR <(bloom, bloom) IS 'orders before (parameters, then bits)';
+CREATE OPERATOR <= (
+    LEFTARG = bloom, RIGHTARG = bloom, PROCEDURE = bloom_le,
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+COMMENT ON OPERATOR <=(bloom, bloom) IS 'orders before or equal (parameters, then bits)';
+CREATE OPERATOR > (
+    LEFTARG = bloom, RIGHTARG = bloom, PROCEDURE = bloom_gt,
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+COMMENT ON OPERATOR >(bloom, bloom) IS 'orders after (parameters, then bits)';
+CREATE OPERATOR >= (
+    LEFTARG = bloom, RIGHTARG = bloom, PROCEDURE = bloom_ge,
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR >=(bloom, bloom) IS 'orders after or equal (parameters, then bits)';
+
+-- Equal filters are equal bytes, so btree deduplication may merge them
+-- (btequalimage).
+CREATE OPERATOR CLASS bloom_btree_ops DEFAULT FOR TYPE bloom USING btree AS
+    OPERATOR 1 < (bloom, bloom),
+    OPERATOR 2 <= (bloom, bloom),
+    OPERATOR 3 = (bloom, bloom),
+    OPERATOR 4 >= (bloom, bloom),
+    OPERATOR 5 > (bloom, bloom),
+    FUNCTION 1 bloom_cmp(bloom, bloom),
+    FUNCTION 4 pg_catalog.btequalimage(oid);
+
+-- Merge joins need = marked MERGES; 1.0 created it without, and ALTER
+-- OPERATOR cannot set it before PostgreSQL 17 (contrib's citext updated
+-- pg_proc the same way).  This script runs as superuser (also when a
+-- non-superuser creates the trusted extension) and changes only this
+-- extension's =; every operator in it is schema-qualified, so no operator
+-- a user created in the extension's schema can run here.
+UPDATE pg_catalog.pg_operator SET oprcanmerge = true
+WHERE oid OPERATOR(pg_catalog.=) pg_catalog.to_regoperator('=(bloom,bloom)')::pg_catalog.oid
+  AND oprleft OPERATOR(pg_catalog.=) pg_catalog.to_regtype('bloom')::pg_catalog.oid
+  AND oprright OPERATOR(pg_catalog.=) oprleft;
+
+-- min and max: aggregates with a sort operator, so an index on a bloom
+-- column answers them (as citext's do).
+CREATE FUNCTION bloom_smaller(bloom, bloom) RETURNS bloom
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_smaller(bloom, bloom) IS 'the smaller of two filters (min support)';
+CREATE FUNCTION bloom_larger(bloom, bloom) RETURNS bloom
+    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_larger(bloom, bloom) IS 'the larger of two filters (max support)';
+CREATE AGGREGATE min(bloom) (
+    SFUNC = bloom_smaller, STYPE = bloom, COMBINEFUNC = bloom_smaller,
+    SORTOP = <, PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE min(bloom) IS 'the first filter in the bloom order (parameters, then bits)';
+CREATE AGGREGATE max(bloom) (
+    SFUNC = bloom_larger, STYPE = bloom, COMBINEFUNC = bloom_larger,
+    SORTOP = >, PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE max(bloom) IS 'the last filter in the bloom order (parameters, then bits)';

@@ -38,7 +38,7 @@ INSERT INTO filters VALUES (10, NULL);
 SELECT bloom_contains(f, 0) AS has0, bloom_contains(f, 1) AS has1, bloom_contains(f, 2) AS has2,
        count(*), sum(id) AS sum_id
 FROM filters GROUP BY f ORDER BY 1, 2, 3, 4;
--- filters have no order: there is no btree opclass, so sorting is refused
+-- DISTINCT by sorting (the btree opclass of 1.1, bloom_ordering) and by hashing
 SELECT count(DISTINCT f) FROM filters;
 SELECT count(*) FROM (SELECT DISTINCT f FROM filters) d;
 SELECT count(*) FROM (SELECT f FROM filters UNION SELECT f FROM filters) u;

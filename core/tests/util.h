@@ -35,5 +35,6 @@ TEST_LIST(golden_tests);
 TEST_LIST(probe_tests);
 TEST_LIST(state_tests);
 TEST_LIST(fold_tests);
+TEST_LIST(order_tests);
 
 #endif
