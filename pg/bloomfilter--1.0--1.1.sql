@@ -54,6 +54,7 @@ COMMENT ON FUNCTION bloom_contains_any(bloom, anyarray) IS
 -- bytea operands (exact matches come first).
 DROP CAST (bytea AS bloom);
 CREATE CAST (bytea AS bloom) WITH FUNCTION bloom(bytea) AS IMPLICIT;
+
 -- A total order (docs/POSTGRESQL.md, "Ordering"): parameters first (format
 -- version, layout, hash id, nhashes, seed, nbits), then the bit array byte
 -- by byte.  Equal filters compare 0, so it agrees with = and bloom_hash_ops.
