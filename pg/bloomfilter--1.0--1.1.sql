@@ -1,5 +1,9 @@
 -- bloomfilter 1.0 -> 1.1.  CREATE EXTENSION bloomfilter installs 1.0 and runs
 -- this script, so every object added since 1.0 is defined here, once.
+-- The extension is trusted: a non-superuser's CREATE/ALTER EXTENSION runs
+-- this script as superuser, so an expression here names every operator and
+-- function it uses by schema (OPERATOR(pg_catalog.=), pg_catalog.f());
+-- otherwise one planted in the extension's schema could run instead.
 
 \echo Use "ALTER EXTENSION bloomfilter UPDATE TO '1.1'" to load this file. \quit
 
