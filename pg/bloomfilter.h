@@ -97,6 +97,9 @@ typedef struct BloomArgCache
 	Size		plain_len;
 	uint8		plain_header[BLOOM_HEADER_SIZE];
 	bloom_filter plain_view;
+	/* the last stored value probed in slices (sliced_probe.c) */
+	bool		sliced_valid;
+	varatt_external sliced_last;
 } BloomArgCache;
 
 /* Validate the payload of a bloom datum; errors as DATA_CORRUPTED. */
@@ -229,6 +232,17 @@ bloom_cached_stored_arg(FunctionCallInfo fcinfo, int argno, BloomArgCache *cache
 	VARATT_EXTERNAL_GET_POINTER(key, p);
 	return bloom_same_toast_pointer(&key, &cache->toast) ? &cache->view : NULL;
 }
+
+/* ---- probing a stored filter piecewise (sliced_probe.c) ---- */
+
+/*
+ * When argument filter_arg is an out-of-line, uncompressed value not seen on
+ * the last call, probe it for argument value_arg reading only the bytes the
+ * probe needs, set *answer and return true; else return false (the caller
+ * reads the value whole, and caches it).
+ */
+extern bool bloom_sliced_contains(FunctionCallInfo fcinfo, int filter_arg, int value_arg,
+								  BloomCallCache *cache, bool *answer);
 
 /* The hasher of argument argno, set up on first use. */
 static inline BloomHasher *

@@ -1,0 +1,102 @@
+-- Sliced probes: a stored (out-of-line, uncompressed) filter that changes
+-- from row to row is probed from the TOAST chunks holding the probed bytes;
+-- one filter for many rows is read whole once and cached.  Both must answer
+-- exactly as a probe of the whole value (f::bytea::bloom is an in-memory
+-- copy, always read whole).
+SET max_parallel_workers_per_gather = 0;
+-- the count of sliced probes this backend made (a test-only entry point)
+CREATE FUNCTION pg_temp.sliced_probes() RETURNS bigint
+    AS '$libdir/bloomfilter', 'bloom_debug_sliced_probes' LANGUAGE C STRICT;
+
+CREATE TABLE stored (id int, kind text, f bloom);
+ALTER TABLE stored ALTER COLUMN f SET STORAGE EXTERNAL;
+-- 24 filters of 2 to 24 TOAST chunks: both layouts, integer and text keys;
+-- filter i holds the values g with g % 6 = i % 6
+INSERT INTO stored
+SELECT i, CASE WHEN i % 2 = 0 THEN 'int' ELSE 'text' END,
+       CASE WHEN i % 2 = 0
+            THEN (SELECT bloom_agg(g::int8, 2000 * i, 0.01) FROM generate_series(0, 1999) g WHERE g % 6 = i % 6)
+            ELSE (SELECT bloom_agg('k' || g, 2000 * i, 0.01) FROM generate_series(0, 1999) g WHERE g % 6 = i % 6)
+       END
+FROM generate_series(1, 12) i;
+SET bloomfilter.default_layout = 'blocked';
+INSERT INTO stored
+SELECT i, CASE WHEN i % 2 = 0 THEN 'int' ELSE 'text' END,
+       CASE WHEN i % 2 = 0
+            THEN (SELECT bloom_agg(g::int8, 2000 * i, 0.01) FROM generate_series(0, 1999) g WHERE g % 6 = i % 6)
+            ELSE (SELECT bloom_agg('k' || g, 2000 * i, 0.01) FROM generate_series(0, 1999) g WHERE g % 6 = i % 6)
+       END
+FROM generate_series(13, 24) i;
+RESET bloomfilter.default_layout;
+INSERT INTO stored VALUES (25, 'int', NULL), (26, 'text', NULL);
+SELECT (bloom_info(f)).layout, count(*), min(octet_length(f::bytea)) AS smallest,
+       max(octet_length(f::bytea)) AS largest
+FROM stored WHERE f IS NOT NULL GROUP BY 1 ORDER BY 1;
+
+-- (filter, value) pairs, with NULL values; v < 32768 so every integer type holds it
+CREATE TABLE pairs AS
+SELECT s.id, CASE WHEN g % 97 = 0 THEN NULL ELSE g * 7 END AS v
+FROM stored s, generate_series(0, 299) g;
+
+-- Interleaved: each row's filter differs from the last row's, so every
+-- probe of a non-NULL filter and value is sliced.
+CREATE TEMP TABLE before AS SELECT pg_temp.sliced_probes() AS n;
+CREATE TEMP TABLE interleaved AS
+SELECT s.id, s.v, s.kind,
+       CASE WHEN s.kind = 'int' THEN bloom_contains(s.f, s.v::int8) ELSE bloom_contains(s.f, 'k' || s.v) END AS as_int8,
+       CASE WHEN s.kind = 'int' THEN bloom_contains(s.f, s.v::int4) ELSE s.f @> ('k' || s.v)::varchar END AS as_int4,
+       CASE WHEN s.kind = 'int' THEN s.f @> s.v::int2 ELSE ('k' || s.v) <@ s.f END AS as_int2,
+       CASE WHEN s.kind = 'int' THEN s.v::float8 <@ s.f ELSE bloom_contains(s.f, 'k' || s.v) END AS as_float8,
+       CASE WHEN s.kind = 'int' THEN bloom_contains(s.f, s.v::numeric) ELSE bloom_contains(s.f, 'k' || s.v) END AS as_numeric,
+       CASE WHEN s.kind = 'int' THEN bloom_contains(s.f, s.v::float4) ELSE bloom_contains(s.f, 'k' || s.v) END AS as_float4,
+       CASE WHEN s.kind = 'int' THEN bloom_contains(s.f::bytea::bloom, s.v::int8)
+            ELSE bloom_contains(s.f::bytea::bloom, 'k' || s.v) END AS whole
+FROM (SELECT p.id, p.v, (SELECT kind FROM stored s WHERE s.id = p.id) AS kind,
+             (SELECT f FROM stored s WHERE s.id = p.id) AS f
+      FROM pairs p ORDER BY p.v, p.id OFFSET 0) s;
+SELECT count(*) AS rows,
+       count(*) FILTER (WHERE whole IS NULL) AS null_answers,
+       count(*) FILTER (WHERE whole) AS present,
+       count(*) FILTER (WHERE whole AND v % 6 = id % 6 AND v < 2000) AS members_found,
+       count(*) FILTER (WHERE v % 6 = id % 6 AND v < 2000 AND id <= 24) AS members,
+       count(*) FILTER (WHERE as_int8 IS DISTINCT FROM whole OR as_int4 IS DISTINCT FROM whole
+                          OR as_int2 IS DISTINCT FROM whole OR as_float8 IS DISTINCT FROM whole
+                          OR as_numeric IS DISTINCT FROM whole OR as_float4 IS DISTINCT FROM whole) AS differ
+FROM interleaved;
+-- six sliced probes per row with a filter and a value
+SELECT pg_temp.sliced_probes() - n AS sliced_probes,
+       6 * (SELECT count(*) FROM pairs JOIN stored USING (id) WHERE f IS NOT NULL AND v IS NOT NULL) AS expected
+FROM before;
+
+-- Grouped: one filter for many rows in a row; the first probe of each is
+-- sliced, then the filter is read whole once and cached.
+UPDATE before SET n = pg_temp.sliced_probes();
+SELECT count(*) FILTER (WHERE g.answer IS DISTINCT FROM i.whole) AS differ, count(*) AS rows
+FROM (SELECT s.id, s.v, CASE WHEN s.kind = 'int' THEN bloom_contains(s.f, s.v::int8)
+                             ELSE bloom_contains(s.f, 'k' || s.v) END AS answer
+      FROM (SELECT p.id, p.v, (SELECT kind FROM stored s WHERE s.id = p.id) AS kind,
+                   (SELECT f FROM stored s WHERE s.id = p.id) AS f
+            FROM pairs p ORDER BY p.id, p.v OFFSET 0) s) g
+JOIN interleaved i ON i.id = g.id AND i.v = g.v;
+SELECT pg_temp.sliced_probes() - n AS sliced_probes FROM before;
+
+-- Compressed and inline values are read whole: same answers, no slices.
+CREATE TABLE compressed (id int, f bloom);
+ALTER TABLE compressed ALTER COLUMN f SET STORAGE EXTENDED;
+INSERT INTO compressed
+SELECT i, (SELECT bloom_agg(g::int8, 200000, 0.01) FROM generate_series(0, 99) g WHERE g % 6 = i % 6)
+FROM generate_series(1, 6) i;
+INSERT INTO compressed
+SELECT i, (SELECT bloom_agg(g::int8, 100, 0.01) FROM generate_series(0, 99) g WHERE g % 6 = i % 6)
+FROM generate_series(7, 12) i;
+SELECT id <= 6 AS large, bool_and(pg_column_size(f) < octet_length(f::bytea)) AS compressed,
+       bool_and(pg_column_size(f) < 2000) AS inline
+FROM compressed GROUP BY 1 ORDER BY 1;
+UPDATE before SET n = pg_temp.sliced_probes();
+SELECT count(*) AS rows, count(*) FILTER (WHERE answer) AS present,
+       count(*) FILTER (WHERE v % 6 = id % 6 AND NOT answer) AS false_negatives,
+       count(*) FILTER (WHERE answer IS DISTINCT FROM whole) AS differ
+FROM (SELECT c.id, s.v, bloom_contains(c.f, s.v::int8) AS answer,
+             bloom_contains(c.f::bytea::bloom, s.v::int8) AS whole
+      FROM generate_series(0, 99) s(v), compressed c) x;
+SELECT pg_temp.sliced_probes() - n AS sliced_probes FROM before;
