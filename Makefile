@@ -21,7 +21,12 @@ CORE_HDRS = $(wildcard core/*.h)
 include pg/pg.mk
 
 OBJS = $(CORE_SRCS:.c=.o) $(PG_SRCS:.c=.o)
-PG_CPPFLAGS = -I$(srcdir)/core $(VERSION_DEF)
+PG_CPPFLAGS = -I$(srcdir)/core $(VERSION_DEF) $(PG_SYSTEM_HEADERS)
+# Warnings as everywhere else (PGXS gives -Wall).  PostgreSQL's headers are
+# read as system headers: warnings inside them are PostgreSQL's, not ours
+# (the compiler then ignores the -I PGXS adds for the same directories).
+PG_CFLAGS = -Wextra -Wpedantic
+PG_SYSTEM_HEADERS = -isystem $(includedir_server) -isystem $(includedir_internal)
 EXTRA_CLEAN = build results regression.diffs regression.out
 
 PG_CONFIG ?= pg_config
@@ -35,7 +40,7 @@ clean:
 endif
 
 # Flags for what this Makefile builds outside PGXS (core tests, SQLite, bench).
-WARN = -Wall -Wextra
+WARN = -Wall -Wextra -Wpedantic
 STD = -std=c11 $(VERSION_DEF)
 
 include core/core.mk

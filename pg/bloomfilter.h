@@ -22,6 +22,12 @@
  * SQL-callable functions are declared apart, by PG_FUNCTION_INFO_V1). */
 BLOOM_HIDDEN_BEGIN
 
+/* AllocSetContextCreate() checks that its name is a constant with a GNU
+ * statement expression, which clang's -Wpedantic reports where the macro is
+ * used; __extension__ marks that one expression as intended. */
+#define bloom_context_create(parent, name, ...) \
+	(__extension__ AllocSetContextCreate(parent, name, __VA_ARGS__))
+
 /* ---- settings (module.c) ---- */
 extern double bloomfilter_default_fpr;
 extern int bloomfilter_default_layout;

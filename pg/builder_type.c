@@ -138,7 +138,7 @@ arena_for(MemoryContext aggctx)
 	for (arena = live_arenas; arena != NULL; arena = arena->next)
 		if (arena->aggctx == aggctx)
 			return arena;
-	ctx = AllocSetContextCreate(aggctx, "bloom_agg states", ALLOCSET_SMALL_SIZES);
+	ctx = bloom_context_create(aggctx, "bloom_agg states", ALLOCSET_SMALL_SIZES);
 	arena = MemoryContextAllocZero(ctx, sizeof(BuilderArena));
 	arena->aggctx = aggctx;
 	arena->ctx = ctx;
@@ -195,7 +195,7 @@ object_new(FunctionCallInfo fcinfo, MemoryContext aggctx)
 	}
 	else
 	{
-		ctx = AllocSetContextCreate(CurrentMemoryContext, "bloom_builder",
+		ctx = bloom_context_create(CurrentMemoryContext, "bloom_builder",
 									ALLOCSET_SMALL_SIZES);
 		obj = MemoryContextAlloc(ctx, sizeof(BuilderObject));
 	}

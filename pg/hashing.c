@@ -178,7 +178,7 @@ declared_hasher(Oid fn_oid, int argno)
 	{
 		HASHCTL		ctl;
 
-		declared_hashers_cxt = AllocSetContextCreate(TopMemoryContext,
+		declared_hashers_cxt = bloom_context_create(TopMemoryContext,
 													 "bloomfilter declared-type hashers",
 													 ALLOCSET_SMALL_SIZES);
 		memset(&ctl, 0, sizeof ctl);

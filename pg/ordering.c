@@ -53,7 +53,10 @@ side_init(Side *s, Datum d)
 		struct varatt_external toast;
 
 		VARATT_EXTERNAL_GET_POINTER(toast, s->raw);
-		if (VARATT_EXTERNAL_IS_COMPRESSED(toast))	/* slices would decompress again */
+		/* stored in fewer bytes than the payload: compressed, and slices
+		 * would decompress again (PostgreSQL's VARATT_EXTERNAL_IS_COMPRESSED
+		 * is this test, but compares signed with unsigned) */
+		if (VARATT_EXTERNAL_GET_EXTSIZE(toast) < s->len)
 			s->whole = detoast_attr(s->raw);
 	}
 	else
