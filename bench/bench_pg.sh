@@ -12,11 +12,7 @@
 #                                      100k-, 1M- and 10M-element filters
 #   both layouts                    bloom_agg and the probe at 10M distinct, blocked
 #                                      next to classic (bloomfilter.default_layout)
-#   sliced probes of stored filters count(*) WHERE f @> v over a table of distinct stored
-#                                   filters (STORAGE EXTERNAL), per row, vs reading one
-#                                   32-byte slice of each (substring(f::bytea ...)), and
-#                                   vs the same probe of the whole value (f::bytea::bloom)
-#                                      200 filters of 10^6 values, 20 of 10^7, both layouts
+#   sliced probes of stored filters bench/bench_pg_sliced.sh (make bench-pg-sliced)
 #   Bloom join recipe               vs the plain hash semi-join
 #                                      10M-row fact table, 1%-selective dimension
 #   GROUP BY g, bloom_agg(x)        vs array_agg(x), beside hll_add_agg
@@ -32,7 +28,7 @@ psql() { command psql -X -q -v ON_ERROR_STOP=1 "$@"; }
 psql <<SQL
 CREATE EXTENSION IF NOT EXISTS bloomfilter;
 CREATE EXTENSION IF NOT EXISTS hll;
-DROP TABLE IF EXISTS t, filters, fact, dim, daily_c6, daily_b6, daily_c7, daily_b7;
+DROP TABLE IF EXISTS t, filters, fact, dim;
 DROP FUNCTION IF EXISTS bloom_agg_blocked_y();
 -- x: 100k distinct values; y: every row distinct
 CREATE TABLE t AS SELECT (g % 100000)::int8 AS x, g::int8 AS y FROM generate_series(1, $ROWS) g;
@@ -43,29 +39,13 @@ INSERT INTO filters SELECT 10000000, bloom_agg(g::int8) FROM generate_series(1, 
 -- the same 10M values in the blocked layout (n < 0 marks it)
 SET bloomfilter.default_layout = 'blocked';
 INSERT INTO filters SELECT -10000000, bloom_agg(g::int8) FROM generate_series(1, 10000000) g;
-INSERT INTO filters SELECT -1000000, bloom_agg(g::int8) FROM generate_series(1, 1000000) g;
 RESET bloomfilter.default_layout;
--- Tables of distinct stored filters, out of line and uncompressed: copies of
--- one filter, each with its own seed (bytes 16-23), so every row is another
--- TOAST value of the same size and the same probe cost.
-CREATE TABLE daily_c6 (day int, f bloom);
-CREATE TABLE daily_b6 (day int, f bloom);
-CREATE TABLE daily_c7 (day int, f bloom);
-CREATE TABLE daily_b7 (day int, f bloom);
-ALTER TABLE daily_c6 ALTER COLUMN f SET STORAGE EXTERNAL;
-ALTER TABLE daily_b6 ALTER COLUMN f SET STORAGE EXTERNAL;
-ALTER TABLE daily_c7 ALTER COLUMN f SET STORAGE EXTERNAL;
-ALTER TABLE daily_b7 ALTER COLUMN f SET STORAGE EXTERNAL;
-INSERT INTO daily_c6 SELECT d, overlay(f::bytea placing int8send(d) from 17 for 8)::bloom FROM filters, generate_series(1, 200) d WHERE n = 1000000;
-INSERT INTO daily_b6 SELECT d, overlay(f::bytea placing int8send(d) from 17 for 8)::bloom FROM filters, generate_series(1, 200) d WHERE n = -1000000;
-INSERT INTO daily_c7 SELECT d, overlay(f::bytea placing int8send(d) from 17 for 8)::bloom FROM filters, generate_series(1, 20) d WHERE n = 10000000;
-INSERT INTO daily_b7 SELECT d, overlay(f::bytea placing int8send(d) from 17 for 8)::bloom FROM filters, generate_series(1, 20) d WHERE n = -10000000;
 CREATE FUNCTION bloom_agg_blocked_y() RETURNS bloom LANGUAGE sql
     SET bloomfilter.default_layout = 'blocked' AS 'SELECT bloom_agg(y) FROM t';
 -- Bloom join: fact keys over 1M dimension rows, 1% of them selected
 CREATE TABLE dim AS SELECT g::int8 AS k, g % 100 = 0 AS selected, 'name ' || g AS name FROM generate_series(0, 999999) g;
 CREATE TABLE fact AS SELECT g::int8 AS id, (hashint8(g) & 1048575) % 1000000 AS k, g % 1000 AS amount FROM generate_series(1, $ROWS) g;
-VACUUM ANALYZE t, filters, dim, fact, daily_c6, daily_b6, daily_c7, daily_b7;
+VACUUM ANALYZE t, filters, dim, fact;
 
 SQL
 
@@ -88,18 +68,6 @@ INSERT INTO queries (name, query, baseline) VALUES
   ('count(*) WHERE bloom_contains(f, y), f 1M, 10% members', 'SELECT count(*) FROM t WHERE bloom_contains((SELECT f FROM filters WHERE n = 1000000), y)', 'count(*) WHERE hashint8(x) <> 0'),
   ('count(*) WHERE bloom_contains(f, y), f 10M, all members', 'SELECT count(*) FROM t WHERE bloom_contains((SELECT f FROM filters WHERE n = 10000000), y)', 'count(*) WHERE hashint8(x) <> 0'),
   ('count(*) WHERE bloom_contains(f, y), f 10M blocked, all members', 'SELECT count(*) FROM t WHERE bloom_contains((SELECT f FROM filters WHERE n = -10000000), y)', 'count(*) WHERE hashint8(x) <> 0'),
-  ('one 32-byte slice per row, 200 filters of 10^6, classic', 'SELECT count(*) FROM daily_c6 WHERE substring(f::bytea from 100000 for 32) <> ''''::bytea', NULL),
-  ('f @> v per row, sliced, 200 filters of 10^6, classic', 'SELECT count(*) FROM daily_c6 WHERE f @> 5000000::int8', 'one 32-byte slice per row, 200 filters of 10^6, classic'),
-  ('f @> v per row, whole value, 200 filters of 10^6, classic', 'SELECT count(*) FROM daily_c6 WHERE f::bytea::bloom @> 5000000::int8', 'one 32-byte slice per row, 200 filters of 10^6, classic'),
-  ('one 32-byte slice per row, 200 filters of 10^6, blocked', 'SELECT count(*) FROM daily_b6 WHERE substring(f::bytea from 100000 for 32) <> ''''::bytea', NULL),
-  ('f @> v per row, sliced, 200 filters of 10^6, blocked', 'SELECT count(*) FROM daily_b6 WHERE f @> 5000000::int8', 'one 32-byte slice per row, 200 filters of 10^6, blocked'),
-  ('f @> v per row, whole value, 200 filters of 10^6, blocked', 'SELECT count(*) FROM daily_b6 WHERE f::bytea::bloom @> 5000000::int8', 'one 32-byte slice per row, 200 filters of 10^6, blocked'),
-  ('one 32-byte slice per row, 20 filters of 10^7, classic', 'SELECT count(*) FROM daily_c7 WHERE substring(f::bytea from 100000 for 32) <> ''''::bytea', NULL),
-  ('f @> v per row, sliced, 20 filters of 10^7, classic', 'SELECT count(*) FROM daily_c7 WHERE f @> 5000000::int8', 'one 32-byte slice per row, 20 filters of 10^7, classic'),
-  ('f @> v per row, whole value, 20 filters of 10^7, classic', 'SELECT count(*) FROM daily_c7 WHERE f::bytea::bloom @> 5000000::int8', 'one 32-byte slice per row, 20 filters of 10^7, classic'),
-  ('one 32-byte slice per row, 20 filters of 10^7, blocked', 'SELECT count(*) FROM daily_b7 WHERE substring(f::bytea from 100000 for 32) <> ''''::bytea', NULL),
-  ('f @> v per row, sliced, 20 filters of 10^7, blocked', 'SELECT count(*) FROM daily_b7 WHERE f @> 5000000::int8', 'one 32-byte slice per row, 20 filters of 10^7, blocked'),
-  ('f @> v per row, whole value, 20 filters of 10^7, blocked', 'SELECT count(*) FROM daily_b7 WHERE f::bytea::bloom @> 5000000::int8', 'one 32-byte slice per row, 20 filters of 10^7, blocked'),
   ('hash semi-join (fact 10M, dim 1%)', 'SELECT count(*), sum(amount) FROM fact f WHERE f.k IN (SELECT k FROM dim WHERE selected)', NULL),
   ('Bloom join recipe (fact 10M, dim 1%)', 'SELECT count(*), sum(amount) FROM fact f WHERE bloom_contains((SELECT bloom_agg(k) FROM dim WHERE selected), f.k) AND f.k IN (SELECT k FROM dim WHERE selected)', 'hash semi-join (fact 10M, dim 1%)');
 -- warm the cache

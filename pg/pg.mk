@@ -22,8 +22,14 @@ $(CORE_SRCS:.c=.o): $(CORE_HDRS)
 bench-pg:
 	tools/install-deps.sh --quiet bench
 	$(MAKE) --no-print-directory all
-	flock /tmp/bloomfilter-pg.lock sh -c '$(MAKE) --no-print-directory install && pg_virtualenv -t -v 15 bench/bench_pg.sh'
+	flock /tmp/bloomfilter-pg.lock sh -c '$(MAKE) --no-print-directory install && pg_virtualenv -t -v 15 sh -c "bench/bench_pg.sh && bench/bench_pg_sliced.sh"'
 .PHONY: bench-pg
+
+# Sliced probes of stored filters alone (also part of bench-pg).
+bench-pg-sliced:
+	$(MAKE) --no-print-directory all
+	flock /tmp/bloomfilter-pg.lock sh -c '$(MAKE) --no-print-directory install && pg_virtualenv -t -v 15 bench/bench_pg_sliced.sh'
+.PHONY: bench-pg-sliced
 
 # bloom_agg on a real Citus cluster against a local table (needs ../shared/citus).
 bench-citus:

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Sliced probes of stored filters (make bench-pg-sliced, part of make bench-pg):
+# run inside pg_virtualenv.  A table of distinct stored filters (one a day, a
+# file, a partition; STORAGE EXTERNAL: out of line, uncompressed) probed row by
+# row, against the cheapest read of such a value there is: one 32-byte slice
+# of each row's filter, substring(f::bytea from N for 32), in the same run.
+# Beside it the same probe of each value read whole (f::bytea::bloom, an
+# in-memory copy, which is what every row cost before sliced probes).
+#
+#   200 filters of 10^6 values (1.2 MB each), 20 filters of 10^7 (12 MB),
+#   classic and blocked
+#
+# Per row: the median over BENCH_SLICED_RUNS rounds (default 11) of the time
+# of one query divided by its rows; each round runs every query in turn, so a
+# burst of load elsewhere on the machine lands on one round of each.
+set -eu
+RUNS=${BENCH_SLICED_RUNS:-11}
+psql() { command psql -X -q -v ON_ERROR_STOP=1 "$@"; }
+
+psql <<SQL
+CREATE EXTENSION IF NOT EXISTS bloomfilter;
+DROP TABLE IF EXISTS sliced_source, daily_c6, daily_b6, daily_c7, daily_b7;
+CREATE TABLE sliced_source (n int8, layout text, f bloom);
+INSERT INTO sliced_source SELECT 1000000, 'classic', bloom_agg(g::int8) FROM generate_series(1, 1000000) g;
+INSERT INTO sliced_source SELECT 10000000, 'classic', bloom_agg(g::int8) FROM generate_series(1, 10000000) g;
+SET bloomfilter.default_layout = 'blocked';
+INSERT INTO sliced_source SELECT 1000000, 'blocked', bloom_agg(g::int8) FROM generate_series(1, 1000000) g;
+INSERT INTO sliced_source SELECT 10000000, 'blocked', bloom_agg(g::int8) FROM generate_series(1, 10000000) g;
+RESET bloomfilter.default_layout;
+-- Copies of one filter, each with its own seed (bytes 16-23): every row is
+-- another TOAST value of the same size and the same probe cost.
+CREATE TABLE daily_c6 (day int, f bloom);
+CREATE TABLE daily_b6 (day int, f bloom);
+CREATE TABLE daily_c7 (day int, f bloom);
+CREATE TABLE daily_b7 (day int, f bloom);
+ALTER TABLE daily_c6 ALTER COLUMN f SET STORAGE EXTERNAL;
+ALTER TABLE daily_b6 ALTER COLUMN f SET STORAGE EXTERNAL;
+ALTER TABLE daily_c7 ALTER COLUMN f SET STORAGE EXTERNAL;
+ALTER TABLE daily_b7 ALTER COLUMN f SET STORAGE EXTERNAL;
+INSERT INTO daily_c6 SELECT d, overlay(f::bytea placing int8send(d) from 17 for 8)::bloom
+FROM sliced_source, generate_series(1, 200) d WHERE n = 1000000 AND layout = 'classic';
+INSERT INTO daily_b6 SELECT d, overlay(f::bytea placing int8send(d) from 17 for 8)::bloom
+FROM sliced_source, generate_series(1, 200) d WHERE n = 1000000 AND layout = 'blocked';
+INSERT INTO daily_c7 SELECT d, overlay(f::bytea placing int8send(d) from 17 for 8)::bloom
+FROM sliced_source, generate_series(1, 20) d WHERE n = 10000000 AND layout = 'classic';
+INSERT INTO daily_b7 SELECT d, overlay(f::bytea placing int8send(d) from 17 for 8)::bloom
+FROM sliced_source, generate_series(1, 20) d WHERE n = 10000000 AND layout = 'blocked';
+VACUUM ANALYZE daily_c6, daily_b6, daily_c7, daily_b7;
+SQL
+
+psql -A -F ' | ' <<SQL
+SET max_parallel_workers_per_gather = 0;
+CREATE TEMP TABLE queries (ord serial, tab text, what text, query text);
+-- every row probes another value at another place: nothing is cached between rows
+INSERT INTO queries (tab, what, query)
+SELECT tab, what, format(query, tab)
+FROM unnest(ARRAY['daily_c6', 'daily_b6', 'daily_c7', 'daily_b7']) WITH ORDINALITY t(tab, i),
+     (VALUES (1, 'one 32-byte slice', 'SELECT count(*) FROM %s WHERE substring(f::bytea from 33 + (day * 40961) %% 1000000 for 32) <> ''''::bytea'),
+             (2, 'f @> v, sliced', 'SELECT count(*) FROM %s WHERE f @> (day * 7919)::int8'),
+             (3, 'v <@ f, sliced', 'SELECT count(*) FROM %s WHERE (day * 7919 + 1)::int8 <@ f'),
+             (4, 'f @> v, whole value', 'SELECT count(*) FROM %s WHERE f::bytea::bloom @> (day * 7919)::int8'))
+         q(ord, what, query)
+ORDER BY t.i, q.ord;
+-- warm the cache: every filter read once
+SELECT count(*) FROM daily_c6 WHERE octet_length(f::bytea) > 0 \\g /dev/null
+SELECT count(*) FROM daily_b6 WHERE octet_length(f::bytea) > 0 \\g /dev/null
+SELECT count(*) FROM daily_c7 WHERE octet_length(f::bytea) > 0 \\g /dev/null
+SELECT count(*) FROM daily_b7 WHERE octet_length(f::bytea) > 0 \\g /dev/null
+CREATE TEMP TABLE timings (ord int, round int, us_per_row float8);
+DO \$\$
+DECLARE
+    q record;
+    started timestamptz;
+    nrows bigint;
+BEGIN
+    FOR r IN 1..$RUNS LOOP
+        FOR q IN SELECT * FROM queries ORDER BY ord LOOP
+            EXECUTE format('SELECT count(*) FROM %s', q.tab) INTO nrows;
+            started := clock_timestamp();
+            EXECUTE q.query;
+            INSERT INTO timings VALUES (q.ord, r, extract(epoch FROM clock_timestamp() - started) * 1e6 / nrows);
+        END LOOP;
+    END LOOP;
+END \$\$;
+CREATE TEMP TABLE results AS
+SELECT q.ord, q.tab, q.what, percentile_disc(0.5) WITHIN GROUP (ORDER BY t.us_per_row) AS us
+FROM queries q JOIN timings t USING (ord) GROUP BY q.ord, q.tab, q.what;
+SELECT CASE r.tab WHEN 'daily_c6' THEN '200 x 10^6, classic' WHEN 'daily_b6' THEN '200 x 10^6, blocked'
+                  WHEN 'daily_c7' THEN '20 x 10^7, classic' ELSE '20 x 10^7, blocked' END AS "filters",
+       r.what AS "per row", round(r.us::numeric, 1) AS "median us/row",
+       CASE WHEN r.what = 'one 32-byte slice' THEN 'baseline'
+            ELSE round((r.us / b.us)::numeric, 1) || 'x' END AS "/ slice read"
+FROM results r JOIN results b ON b.tab = r.tab AND b.what = 'one 32-byte slice'
+ORDER BY r.ord;
+SELECT 'filter sizes: ' || string_agg(layout || ' ' || n || ' -> ' || pg_size_pretty(octet_length(f::bytea)::bigint), ', ' ORDER BY layout, n)
+FROM sliced_source;
+SQL
+psql -c 'DROP TABLE sliced_source, daily_c6, daily_b6, daily_c7, daily_b7'
