@@ -46,6 +46,7 @@ STD = -std=c11 $(VERSION_DEF)
 include core/core.mk
 include sqlite/sqlite.mk
 include bench/bench.mk
+include tools/warnings.mk
 
 .PHONY: test demo bench deps deb
 deps:

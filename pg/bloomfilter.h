@@ -28,6 +28,14 @@ BLOOM_HIDDEN_BEGIN
 #define bloom_context_create(parent, name, ...) \
 	(__extension__ AllocSetContextCreate(parent, name, __VA_ARGS__))
 
+/* PostgreSQL's VARATT_EXTERNAL_IS_COMPRESSED, without its comparison of
+ * signed with unsigned: stored in fewer bytes than the raw payload. */
+static inline bool
+bloom_toast_is_compressed(const struct varatt_external *toast)
+{
+	return VARATT_EXTERNAL_GET_EXTSIZE(*toast) < (uint32) (toast->va_rawsize - VARHDRSZ);
+}
+
 /* ---- settings (module.c) ---- */
 extern double bloomfilter_default_fpr;
 extern int bloomfilter_default_layout;

@@ -53,10 +53,7 @@ side_init(Side *s, Datum d)
 		struct varatt_external toast;
 
 		VARATT_EXTERNAL_GET_POINTER(toast, s->raw);
-		/* stored in fewer bytes than the payload: compressed, and slices
-		 * would decompress again (PostgreSQL's VARATT_EXTERNAL_IS_COMPRESSED
-		 * is this test, but compares signed with unsigned) */
-		if (VARATT_EXTERNAL_GET_EXTSIZE(toast) < s->len)
+		if (bloom_toast_is_compressed(&toast))	/* slices would decompress again */
 			s->whole = detoast_attr(s->raw);
 	}
 	else

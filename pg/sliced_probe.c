@@ -119,7 +119,7 @@ bloom_sliced_contains(FunctionCallInfo fcinfo, int filter_arg, int value_arg,
 	if (!VARATT_IS_EXTERNAL_ONDISK(p))
 		return false;
 	VARATT_EXTERNAL_GET_POINTER(toast, p);
-	if (VARATT_EXTERNAL_IS_COMPRESSED(toast) ||
+	if (bloom_toast_is_compressed(&toast) ||
 		VARATT_EXTERNAL_GET_EXTSIZE(toast) < BLOOM_HEADER_SIZE)
 		return false;
 	/* the same value twice in a row: read it whole and cache it */
