@@ -27,6 +27,18 @@ COMMENT ON FUNCTION bloom_fold(bloom, bigint) IS 'the filter folded to nbits, a 
 -- Stored and big filters: sliced probes, batched scans
 -- ---------------------------------------------------------------------------
 
+-- The batched probe scan is offered by a planner hook of the module; the
+-- planner calls this support function while simplifying a query that probes
+-- a filter, which loads the module (and the hook) before the scans are
+-- planned, even in a session that has not used a filter yet.
+CREATE FUNCTION bloom_contains_support(internal) RETURNS internal
+    AS 'MODULE_PATHNAME' LANGUAGE C STRICT;
+COMMENT ON FUNCTION bloom_contains_support(internal) IS 'planner support of bloom_contains: loads the module, and its batched probe scan, before planning';
+ALTER FUNCTION bloom_contains(bloom, anyelement) SUPPORT bloom_contains_support;
+ALTER FUNCTION bloom_contains(bloom, text) SUPPORT bloom_contains_support;
+ALTER FUNCTION contained_in_bloom(anyelement, bloom) SUPPORT bloom_contains_support;
+ALTER FUNCTION contained_in_bloom(text, bloom) SUPPORT bloom_contains_support;
+
 -- ---------------------------------------------------------------------------
 -- Scale out: Citus and postgres_fdw
 -- ---------------------------------------------------------------------------

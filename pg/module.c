@@ -5,8 +5,12 @@
  *                               in the open interval (0, 1); default 0.01
  *   bloomfilter.default_layout  layout of filters built by bloom_agg:
  *                               'classic' (default) or 'blocked'
+ *
+ * and registers what the other files register: the batched probe scan's
+ * settings and planner hook (batched_probe_scan.c).
  */
 #include "bloomfilter.h"
+#include "batched_probe.h"
 
 #include "utils/guc.h"
 
@@ -54,6 +58,7 @@ _PG_init(void)
 							 BLOOM_LAYOUT_CLASSIC, layout_options,
 							 PGC_USERSET, 0,
 							 NULL, NULL, NULL);
+	bloom_batched_probe_init();
 #if PG_VERSION_NUM >= 150000
 	MarkGUCPrefixReserved("bloomfilter");
 #else

@@ -1,0 +1,408 @@
+/*
+ * batched_probe_exec.c - executing the batched probe scan (batched_probe.h).
+ *
+ * Row at a time, a probe of a filter larger than the cache waits for one
+ * memory miss per row: the next row's key is unknown until the current row
+ * is returned.  This scan reads up to BLOOM_PROBE_BATCH visible rows into
+ * its own slots, hashes their keys as bloom_contains does (hashing.c),
+ * probes them all with the core's prefetching batch probe, and returns the
+ * survivors one by one through ExecScan, which checks the other quals and
+ * projects.  Rows whose key or filter is NULL are not returned (the function
+ * is STRICT, so the qual is NULL there).
+ *
+ * Plan node: a CustomScan on a heap table, custom_exprs = (filter, key),
+ * plan.qual = the other quals.
+ */
+#include "bloomfilter.h"
+#include "batched_probe.h"
+
+#include "access/relscan.h"
+#include "access/tableam.h"
+#include "commands/explain.h"
+#include "executor/executor.h"
+#include "miscadmin.h"
+#include "nodes/extensible.h"
+#include "nodes/nodeFuncs.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/ruleutils.h"
+
+typedef struct BatchedProbeState
+{
+	CustomScanState css;
+	ExprState  *filter_expr;
+	ExprState  *key_expr;
+	BloomHasher hasher;
+
+	/* the filter, read at the first fetch after the start or a rescan */
+	bool		filter_ready;
+	bool		filter_null;
+	bool		prefetch;		/* at least bloomfilter.batched_probe_min_size */
+	bloom_filter filter;
+	Size		filter_bytes;
+	MemoryContext filter_cxt;	/* the detoasted filter */
+	MemoryContext batch_cxt;	/* keys of the current batch */
+
+	/* the current batch: survivors[pos..nsurvivors) are still to return */
+	TupleTableSlot *slots[BLOOM_PROBE_BATCH];
+	uint64		hashes[BLOOM_PROBE_BATCH];
+	bool		hits[BLOOM_PROBE_BATCH];
+	int			survivors[BLOOM_PROBE_BATCH];
+	int			nsurvivors;
+	int			pos;
+	bool		done;			/* the heap scan is exhausted */
+} BatchedProbeState;
+
+static Node *create_state(CustomScan *cscan);
+static void begin_scan(CustomScanState *node, EState *estate, int eflags);
+static TupleTableSlot *exec_scan(CustomScanState *node);
+static void end_scan(CustomScanState *node);
+static void rescan(CustomScanState *node);
+static Size estimate_dsm(CustomScanState *node, ParallelContext *pcxt);
+static void initialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate);
+static void reinitialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate);
+static void initialize_worker(CustomScanState *node, shm_toc *toc, void *coordinate);
+static void explain_scan(CustomScanState *node, List *ancestors, ExplainState *es);
+
+static const CustomScanMethods scan_methods = {
+	.CustomName = BLOOM_BATCHED_PROBE_NAME,
+	.CreateCustomScanState = create_state,
+};
+
+static const CustomExecMethods exec_methods = {
+	.CustomName = BLOOM_BATCHED_PROBE_NAME,
+	.BeginCustomScan = begin_scan,
+	.ExecCustomScan = exec_scan,
+	.EndCustomScan = end_scan,
+	.ReScanCustomScan = rescan,
+	.EstimateDSMCustomScan = estimate_dsm,
+	.InitializeDSMCustomScan = initialize_dsm,
+	.ReInitializeDSMCustomScan = reinitialize_dsm,
+	.InitializeWorkerCustomScan = initialize_worker,
+	.ExplainCustomScan = explain_scan,
+};
+
+void
+bloom_batched_probe_register(void)
+{
+	RegisterCustomScanMethods(&scan_methods);
+}
+
+CustomScan *
+bloom_batched_probe_make_scan(Index scanrelid, List *tlist, List *quals, Expr *filter, Expr *key)
+{
+	CustomScan *cscan = makeNode(CustomScan);
+
+	cscan->scan.plan.targetlist = tlist;
+	cscan->scan.plan.qual = quals;
+	cscan->scan.scanrelid = scanrelid;
+	cscan->flags = 0;
+	cscan->custom_plans = NIL;
+	cscan->custom_exprs = list_make2(filter, key);
+	cscan->custom_private = NIL;
+	cscan->custom_scan_tlist = NIL;
+	cscan->methods = &scan_methods;
+	return cscan;
+}
+
+static Node *
+create_state(CustomScan *cscan)
+{
+	BatchedProbeState *state = palloc0(sizeof(BatchedProbeState));
+
+	NodeSetTag(state, T_CustomScanState);
+	state->css.flags = cscan->flags;
+	state->css.methods = &exec_methods;
+	return (Node *) state;
+}
+
+static void
+begin_scan(CustomScanState *node, EState *estate, int eflags)
+{
+	BatchedProbeState *state = (BatchedProbeState *) node;
+	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
+	Expr	   *filter = linitial(cscan->custom_exprs);
+	Expr	   *key = lsecond(cscan->custom_exprs);
+	TupleDesc	desc = RelationGetDescr(node->ss.ss_currentRelation);
+
+	(void) eflags;
+
+	/*
+	 * The rows returned are the heap scan's own buffer slots.  PostgreSQL 15
+	 * gives a custom scan a virtual scan slot and compiles the quals and the
+	 * projection (and JIT-deforms) for it, so they are made again for buffer
+	 * slots, as ExecInitSeqScan makes them.
+	 */
+	node->ss.ss_ScanTupleSlot = ExecAllocTableSlot(&estate->es_tupleTable, desc,
+												   &TTSOpsBufferHeapTuple);
+	node->ss.ps.scandesc = desc;
+	node->ss.ps.scanops = &TTSOpsBufferHeapTuple;
+	node->ss.ps.scanopsfixed = true;
+	node->ss.ps.scanopsset = true;
+	ExecAssignScanProjectionInfoWithVarno(&node->ss, cscan->scan.scanrelid);
+	node->ss.ps.qual = ExecInitQual(cscan->scan.plan.qual, &node->ss.ps);
+
+	state->filter_expr = ExecInitExpr(filter, &node->ss.ps);
+	state->key_expr = ExecInitExpr(key, &node->ss.ps);
+	bloom_hasher_init_type(&state->hasher, exprType((Node *) key), estate->es_query_cxt);
+	state->filter_cxt = AllocSetContextCreate(estate->es_query_cxt, "bloom batched probe filter",
+											  ALLOCSET_DEFAULT_SIZES);
+	state->batch_cxt = AllocSetContextCreate(estate->es_query_cxt, "bloom batched probe batch",
+											 ALLOCSET_DEFAULT_SIZES);
+	for (int i = 0; i < BLOOM_PROBE_BATCH; i++)
+		state->slots[i] = ExecAllocTableSlot(&estate->es_tupleTable, desc,
+											 &TTSOpsBufferHeapTuple);
+}
+
+/* Evaluate the filter expression: once per scan, again after a rescan. */
+static void
+read_filter(BatchedProbeState *state)
+{
+	ExprContext *econtext = state->css.ss.ps.ps_ExprContext;
+	MemoryContext old;
+	Datum		value;
+	bool		isnull;
+	struct varlena *flat;
+
+	MemoryContextReset(state->filter_cxt);
+	ResetExprContext(econtext);
+	econtext->ecxt_scantuple = NULL;
+	old = MemoryContextSwitchTo(state->filter_cxt);
+	value = ExecEvalExpr(state->filter_expr, econtext, &isnull);
+	state->filter_null = isnull;
+	if (!isnull)
+	{
+		/* a TOASTed filter (a stored one) is read whole, once */
+		flat = pg_detoast_datum((struct varlena *) DatumGetPointer(value));
+		bloom_parse_stored(VARDATA(flat), VARSIZE(flat) - VARHDRSZ, &state->filter);
+		state->filter_bytes = VARSIZE(flat);
+		state->prefetch = state->filter_bytes >= (Size) bloomfilter_batched_probe_min_size * 1024;
+	}
+	MemoryContextSwitchTo(old);
+	state->filter_ready = true;
+}
+
+/*
+ * A heap scan stores in the slot a pointer to its own current tuple header,
+ * which the next fetch overwrites; a batch keeps many rows, so each slot
+ * gets a copy of the header (the tuple itself stays in the buffer the slot
+ * pins), as ExecCopySlot does between buffer slots.
+ */
+static inline void
+keep_tuple_header(TupleTableSlot *slot)
+{
+	BufferHeapTupleTableSlot *bslot = (BufferHeapTupleTableSlot *) slot;
+
+	if (bslot->base.tuple != &bslot->base.tupdata)
+	{
+		bslot->base.tupdata = *bslot->base.tuple;
+		bslot->base.tuple = &bslot->base.tupdata;
+	}
+}
+
+/*
+ * Fetch, hash and probe the next batch; false when the heap scan is done.
+ * A batch may have no survivors.
+ */
+static bool
+next_batch(BatchedProbeState *state)
+{
+	ScanState  *ss = &state->css.ss;
+	ExprContext *econtext = ss->ps.ps_ExprContext;
+	TableScanDesc scan = ss->ss_currentScanDesc;
+	MemoryContext old;
+	int			n = 0;
+	int			nkeys = 0;
+	int			rows[BLOOM_PROBE_BATCH];
+
+	CHECK_FOR_INTERRUPTS();
+	state->nsurvivors = 0;
+	state->pos = 0;
+	if (state->done)
+		return false;
+	MemoryContextReset(state->batch_cxt);
+	old = MemoryContextSwitchTo(state->batch_cxt);
+	while (n < BLOOM_PROBE_BATCH)
+	{
+		TupleTableSlot *slot = state->slots[n];
+		Datum		key;
+		bool		isnull;
+
+		if (!table_scan_getnextslot(scan, ForwardScanDirection, slot))
+		{
+			state->done = true;
+			break;
+		}
+		keep_tuple_header(slot);
+		econtext->ecxt_scantuple = slot;
+		key = ExecEvalExpr(state->key_expr, econtext, &isnull);
+		if (!isnull)
+		{
+			state->hashes[nkeys] = bloom_hash_value(&state->hasher, key, state->filter.seed);
+			rows[nkeys++] = n;
+		}
+		n++;
+	}
+	MemoryContextSwitchTo(old);
+
+	if (state->prefetch)
+		bloom_contains_hashes(&state->filter, state->hashes, (size_t) nkeys, state->hits);
+	else
+		for (int i = 0; i < nkeys; i++)
+			state->hits[i] = bloom_contains_hash(&state->filter, state->hashes[i]);
+	for (int i = 0; i < nkeys; i++)
+		if (state->hits[i])
+			state->survivors[state->nsurvivors++] = rows[i];
+	/* rows with a NULL key are removed too */
+	InstrCountFiltered2(state, n - state->nsurvivors);
+	return n > 0;
+}
+
+static TupleTableSlot *
+next_row(ScanState *ss)
+{
+	BatchedProbeState *state = (BatchedProbeState *) ss;
+
+	if (ss->ss_currentScanDesc == NULL)
+		ss->ss_currentScanDesc = table_beginscan(ss->ss_currentRelation,
+												 ss->ps.state->es_snapshot, 0, NULL);
+	if (!state->filter_ready)
+		read_filter(state);
+	if (state->filter_null)
+		return ExecClearTuple(ss->ss_ScanTupleSlot);
+	while (state->pos >= state->nsurvivors)
+		if (!next_batch(state))
+			return ExecClearTuple(ss->ss_ScanTupleSlot);
+	return state->slots[state->survivors[state->pos++]];
+}
+
+/* EvalPlanQual: the filter test on the row being rechecked. */
+static bool
+recheck_row(ScanState *ss, TupleTableSlot *slot)
+{
+	BatchedProbeState *state = (BatchedProbeState *) ss;
+	ExprContext *econtext = ss->ps.ps_ExprContext;
+	Datum		key;
+	bool		isnull;
+
+	if (!state->filter_ready)
+		read_filter(state);
+	if (state->filter_null)
+		return false;
+	econtext->ecxt_scantuple = slot;
+	key = ExecEvalExprSwitchContext(state->key_expr, econtext, &isnull);
+	return !isnull &&
+		bloom_contains_hash(&state->filter, bloom_hash_value(&state->hasher, key, state->filter.seed));
+}
+
+static TupleTableSlot *
+exec_scan(CustomScanState *node)
+{
+	return ExecScan(&node->ss, next_row, recheck_row);
+}
+
+static void
+clear_batch(BatchedProbeState *state)
+{
+	for (int i = 0; i < BLOOM_PROBE_BATCH; i++)
+		ExecClearTuple(state->slots[i]);
+	state->nsurvivors = 0;
+	state->pos = 0;
+	state->done = false;
+}
+
+static void
+end_scan(CustomScanState *node)
+{
+	BatchedProbeState *state = (BatchedProbeState *) node;
+
+	clear_batch(state);
+	ExecClearTuple(node->ss.ss_ScanTupleSlot);
+	if (node->ss.ss_currentScanDesc != NULL)
+		table_endscan(node->ss.ss_currentScanDesc);
+}
+
+static void
+rescan(CustomScanState *node)
+{
+	BatchedProbeState *state = (BatchedProbeState *) node;
+
+	clear_batch(state);
+	/* the filter may be a parameter that changed */
+	if (node->ss.ps.chgParam != NULL)
+		state->filter_ready = false;
+	if (node->ss.ss_currentScanDesc != NULL)
+		table_rescan(node->ss.ss_currentScanDesc, NULL);
+	ExecScanReScan(&node->ss);
+}
+
+/* ---- parallel: one parallel heap scan shared by the workers (as Seq Scan) ---- */
+
+static Size
+estimate_dsm(CustomScanState *node, ParallelContext *pcxt)
+{
+	(void) pcxt;
+	return table_parallelscan_estimate(node->ss.ss_currentRelation,
+									   node->ss.ps.state->es_snapshot);
+}
+
+static void
+initialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
+{
+	ParallelTableScanDesc pscan = coordinate;
+
+	(void) pcxt;
+	table_parallelscan_initialize(node->ss.ss_currentRelation, pscan,
+								  node->ss.ps.state->es_snapshot);
+	node->ss.ss_currentScanDesc = table_beginscan_parallel(node->ss.ss_currentRelation, pscan);
+}
+
+static void
+reinitialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
+{
+	(void) pcxt;
+	table_parallelscan_reinitialize(node->ss.ss_currentRelation, coordinate);
+}
+
+static void
+initialize_worker(CustomScanState *node, shm_toc *toc, void *coordinate)
+{
+	(void) toc;
+	node->ss.ss_currentScanDesc = table_beginscan_parallel(node->ss.ss_currentRelation,
+														   coordinate);
+}
+
+/* ---- EXPLAIN ---- */
+
+static void
+explain_scan(CustomScanState *node, List *ancestors, ExplainState *es)
+{
+	BatchedProbeState *state = (BatchedProbeState *) node;
+	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
+	Node	   *filter = linitial(cscan->custom_exprs);
+	Node	   *key = lsecond(cscan->custom_exprs);
+	List	   *context = set_deparse_context_plan(es->deparse_cxt, (Plan *) cscan, ancestors);
+
+	ExplainPropertyText("Probe Key", deparse_expression(key, context, es->verbose, false), es);
+	if (IsA(filter, Const))
+		ExplainPropertyText("Bloom Filter", "constant", es);
+	else
+		ExplainPropertyText("Bloom Filter", deparse_expression(filter, context, es->verbose, false), es);
+	/* a constant's size is known before running; a parameter's once read */
+	if (IsA(filter, Const) && !((Const *) filter)->constisnull)
+		ExplainPropertyInteger("Filter Size", "bytes",
+							   (int64) toast_raw_datum_size(((Const *) filter)->constvalue), es);
+	else if (es->analyze && state->filter_ready && !state->filter_null)
+		ExplainPropertyInteger("Filter Size", "bytes", (int64) state->filter_bytes, es);
+	ExplainPropertyInteger("Batch Size", NULL, BLOOM_PROBE_BATCH, es);
+	/* as "Rows Removed by Filter": per loop, the workers' counts included */
+	if (es->analyze && node->ss.ps.instrument != NULL)
+	{
+		double		removed = node->ss.ps.instrument->nfiltered2;
+		double		nloops = node->ss.ps.instrument->nloops;
+
+		if (removed > 0 || es->format != EXPLAIN_FORMAT_TEXT)
+			ExplainPropertyFloat("Rows Removed by Bloom Filter", NULL,
+								 nloops > 0 ? removed / nloops : 0.0, 0, es);
+	}
+}
