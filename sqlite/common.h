@@ -140,6 +140,10 @@ void bf_add_all(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void bf_contains_all(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void bf_contains_any(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 
+/* bloom_search(table, column, value [, schema]), an eponymous virtual table
+ * (search.c): registered on db. */
+int bf_register_search(sqlite3 *db);
+
 /* Aggregates (aggregates.c). */
 void bf_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void bf_agg_final(sqlite3_context *ctx);

@@ -28,6 +28,9 @@
  *   bloom_from_parquet(bitset), bloom_to_parquet(filter) -> blob
  *   aggregates: bloom_agg(value), bloom_agg(value, capacity, fpr),
  *               bloom_union_agg(filter), bloom_intersect_agg(filter)
+ *   table-valued: bloom_search(table, column, value [, schema]) -> rows (id):
+ *               the rowids of table whose filter in column may contain
+ *               value, each filter read in the few bytes a probe needs
  * A filter is a BLOB in the format of docs/FORMAT.md; values are hashed by
  * docs/HASHING.md (INTEGER 5 and REAL 5.0 are one member, TEXT by its UTF-8
  * bytes, BLOB by its bytes, NULL never a member).
@@ -113,5 +116,8 @@ int sqlite3_bloomfilter_init(sqlite3 *db, char **pzErrMsg, const sqlite3_api_rou
             return rc;
         }
     }
-    return SQLITE_OK;
+    int rc = bf_register_search(db);
+    if (rc != SQLITE_OK && pzErrMsg != NULL)
+        *pzErrMsg = sqlite3_mprintf("cannot register bloom_search: %s", sqlite3_errstr(rc));
+    return rc;
 }

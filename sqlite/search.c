@@ -1,0 +1,375 @@
+/*
+ * search.c - bloom_search(table, column, value [, schema]): the rowids of a
+ * table whose stored filter may contain value, reading of each row's filter
+ * only the bytes the probe needs.
+ *
+ * A scalar function always receives a whole BLOB, so WHERE bloom_contains(f,
+ * v) over a table of 1.2 MB filters copies 1.2 MB a row to test 7 bits.
+ * Incremental BLOB I/O reads part of a value: this eponymous virtual table
+ * scans the rowids (and the column's type, which SQLite answers without
+ * reading the value), then per row reads the 32-byte header and the k bytes
+ * (classic) or the one 32-byte block (blocked) that the core's probe plan
+ * names (core/probe_offsets.c), with sqlite3_blob_read.
+ *
+ *   SELECT d.* FROM daily d JOIN bloom_search('daily', 'f', 5000000) s ON d.rowid = s.id;
+ *
+ * SQLite only, by design: PostgreSQL's bloom_contains reads a stored filter
+ * in slices by itself (pg/sliced_probe.c).  The header is validated by the
+ * core against the value's full length (bloom_parse_header), as every filter
+ * is; the padding bits past nbits, which a probe never reads, are not.
+ * Rows whose column is NULL are skipped (no filter holds anything); a row
+ * whose column is not a blob is an error, as bloom_contains's would be.
+ */
+#include "common.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+/* Columns: the result, then the arguments (hidden), in argument order. */
+enum { COL_ID, COL_TABLE, COL_COLUMN, COL_VALUE, COL_SCHEMA, NCOLS };
+#define NARGS (NCOLS - COL_TABLE)
+
+static const char fn[] = "bloom_search";
+
+typedef struct search_vtab {
+    sqlite3_vtab base;
+    sqlite3 *db;
+} search_vtab;
+
+typedef struct search_cursor {
+    sqlite3_vtab_cursor base;
+    sqlite3_value *args[NARGS]; /* copies of table, column, value, schema (or NULL) */
+    sqlite3_stmt *rows;         /* SELECT rowid, typeof(column) FROM schema.table */
+    sqlite3_blob *blob;         /* on the current row's filter, moved by reopen */
+    int value_type;
+    const void *value_bytes; /* text (UTF-8) or blob */
+    int value_len;
+    int have_hash; /* hash is value's hash under seed */
+    uint64_t seed, hash;
+    sqlite3_int64 rowid;
+    int eof;
+} search_cursor;
+
+static int search_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
+                          sqlite3_vtab **out, char **err)
+{
+    (void)aux;
+    (void)argc;
+    (void)argv;
+    int rc = sqlite3_declare_vtab(db, "CREATE TABLE x(id INTEGER, table_name HIDDEN, "
+                                      "column_name HIDDEN, value HIDDEN, schema_name HIDDEN)");
+    if (rc != SQLITE_OK) {
+        *err = sqlite3_mprintf("%s: %s", fn, sqlite3_errmsg(db));
+        return rc;
+    }
+    search_vtab *vtab = sqlite3_malloc(sizeof *vtab);
+    if (vtab == NULL)
+        return SQLITE_NOMEM;
+    memset(vtab, 0, sizeof *vtab);
+    vtab->db = db;
+    *out = &vtab->base;
+    return SQLITE_OK;
+}
+
+static int search_disconnect(sqlite3_vtab *vtab)
+{
+    sqlite3_free(vtab);
+    return SQLITE_OK;
+}
+
+/* The arguments are equality constraints on the hidden columns; idxNum says
+ * which are present (bit i for argument i), in argument order in argv. */
+static int search_best_index(sqlite3_vtab *vtab, sqlite3_index_info *info)
+{
+    (void)vtab;
+    int where[NARGS];
+    for (int i = 0; i < NARGS; i++)
+        where[i] = -1;
+    for (int c = 0; c < info->nConstraint; c++) {
+        const struct sqlite3_index_constraint *con = &info->aConstraint[c];
+        if (con->iColumn < COL_TABLE || con->op != SQLITE_INDEX_CONSTRAINT_EQ)
+            continue;
+        /* an argument that cannot be used yet: ask for another join order */
+        if (!con->usable)
+            return SQLITE_CONSTRAINT;
+        where[con->iColumn - COL_TABLE] = c;
+    }
+    int mask = 0, next = 1;
+    for (int i = 0; i < NARGS; i++) {
+        if (where[i] < 0)
+            continue;
+        mask |= 1 << i;
+        info->aConstraintUsage[where[i]].argvIndex = next++;
+        info->aConstraintUsage[where[i]].omit = 1;
+    }
+    info->idxNum = mask;
+    info->estimatedCost = (mask & 7) == 7 ? 1e6 : 1e12;
+    return SQLITE_OK;
+}
+
+static int search_open(sqlite3_vtab *vtab, sqlite3_vtab_cursor **out)
+{
+    (void)vtab;
+    search_cursor *cur = sqlite3_malloc(sizeof *cur);
+    if (cur == NULL)
+        return SQLITE_NOMEM;
+    memset(cur, 0, sizeof *cur);
+    cur->eof = 1;
+    *out = &cur->base;
+    return SQLITE_OK;
+}
+
+static void search_reset(search_cursor *cur)
+{
+    for (int i = 0; i < NARGS; i++) {
+        sqlite3_value_free(cur->args[i]);
+        cur->args[i] = NULL;
+    }
+    sqlite3_finalize(cur->rows);
+    cur->rows = NULL;
+    sqlite3_blob_close(cur->blob);
+    cur->blob = NULL;
+    cur->have_hash = 0;
+    cur->eof = 1;
+}
+
+static int search_close(sqlite3_vtab_cursor *base)
+{
+    search_cursor *cur = (search_cursor *)base;
+    search_reset(cur);
+    sqlite3_free(cur);
+    return SQLITE_OK;
+}
+
+/* An error of the statement: "bloom_search: ..." as the vtab's message. */
+static int fail(search_cursor *cur, int rc, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static int fail(search_cursor *cur, int rc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *detail = sqlite3_vmprintf(fmt, ap);
+    va_end(ap);
+    sqlite3_free(cur->base.pVtab->zErrMsg);
+    cur->base.pVtab->zErrMsg = detail ? sqlite3_mprintf("%s: %s", fn, detail) : NULL;
+    sqlite3_free(detail);
+    if (cur->base.pVtab->zErrMsg == NULL)
+        return SQLITE_NOMEM;
+    return rc;
+}
+
+/* The value's canonical hash under seed (docs/HASHING.md, as bf_hash_typed);
+ * rows usually share a seed, so the last one is kept. */
+static uint64_t value_hash(search_cursor *cur, uint64_t seed)
+{
+    if (cur->have_hash && cur->seed == seed)
+        return cur->hash;
+    sqlite3_value *v = cur->args[COL_VALUE - COL_TABLE];
+    uint64_t h;
+    if (cur->value_type == SQLITE_INTEGER)
+        h = bloom_hash_int64(sqlite3_value_int64(v), seed);
+    else if (cur->value_type == SQLITE_FLOAT)
+        h = bloom_hash_double(sqlite3_value_double(v), seed);
+    else
+        h = bloom_hash_bytes(cur->value_bytes, (size_t)cur->value_len, seed);
+    cur->have_hash = 1;
+    cur->seed = seed;
+    cur->hash = h;
+    return h;
+}
+
+/* Probe the filter of the current row (a blob of len bytes): *match. */
+static int probe_row(search_cursor *cur, int *match)
+{
+    sqlite3 *db = sqlite3_db_handle(cur->rows);
+    const char *schema = (const char *)sqlite3_value_text(cur->args[COL_SCHEMA - COL_TABLE]);
+    const char *table = (const char *)sqlite3_value_text(cur->args[0]);
+    const char *column = (const char *)sqlite3_value_text(cur->args[1]);
+    int rc;
+    if (cur->blob == NULL)
+        rc = sqlite3_blob_open(db, schema ? schema : "main", table, column, cur->rowid, 0,
+                               &cur->blob);
+    else
+        rc = sqlite3_blob_reopen(cur->blob, cur->rowid);
+    if (rc != SQLITE_OK) {
+        /* a failed reopen leaves the handle unusable */
+        int r = fail(cur, rc, "row %lld: %s", (long long)cur->rowid, sqlite3_errmsg(db));
+        sqlite3_blob_close(cur->blob);
+        cur->blob = NULL;
+        return r;
+    }
+    int len = sqlite3_blob_bytes(cur->blob);
+    uint8_t header[BLOOM_HEADER_SIZE] = {0};
+    rc = sqlite3_blob_read(cur->blob, header, len < BLOOM_HEADER_SIZE ? len : BLOOM_HEADER_SIZE,
+                           0);
+    if (rc != SQLITE_OK)
+        return fail(cur, rc, "row %lld: %s", (long long)cur->rowid, sqlite3_errmsg(db));
+    bloom_filter f;
+    bloom_error err;
+    if (bloom_parse_header(header, (size_t)len, &f, &err) != BLOOM_OK) {
+        if (bloom_status_hint(err.status) != NULL)
+            return fail(cur, SQLITE_ERROR, "row %lld: %s: %s. %s", (long long)cur->rowid,
+                        bloom_status_name(err.status), err.message,
+                        bloom_status_hint(err.status));
+        return fail(cur, SQLITE_ERROR, "row %lld: %s: %s", (long long)cur->rowid,
+                    bloom_status_name(err.status), err.message);
+    }
+    f.bits = NULL; /* only the header was read */
+    uint64_t hash = value_hash(cur, f.seed);
+    bloom_probe_plan plan;
+    bloom_probe_plan_for(&f, hash, &plan);
+    /* In ascending order: SQLite walks a value's overflow pages forward and
+     * remembers where it has been, so one walk serves every range. */
+    unsigned order[BLOOM_MAX_NHASHES];
+    for (unsigned i = 0; i < plan.count; i++) {
+        unsigned j = i;
+        for (; j > 0 && plan.offset[order[j - 1]] > plan.offset[i]; j--)
+            order[j] = order[j - 1];
+        order[j] = i;
+    }
+    uint8_t bytes[BLOOM_MAX_NHASHES * (BLOOM_BLOCK_BITS / 8)];
+    for (unsigned n = 0; n < plan.count; n++) {
+        unsigned i = order[n];
+        /* offsets are below nbytes, which bloom_parse_header checked against len */
+        rc = sqlite3_blob_read(cur->blob, bytes + (size_t)i * plan.length, (int)plan.length,
+                               BLOOM_HEADER_SIZE + (int)plan.offset[i]);
+        if (rc != SQLITE_OK)
+            return fail(cur, rc, "row %lld: %s", (long long)cur->rowid, sqlite3_errmsg(db));
+    }
+    *match = bloom_probe_plan_test(&f, hash, &plan, bytes);
+    return SQLITE_OK;
+}
+
+/* Advance to the next row whose filter may contain the value. */
+static int search_next(sqlite3_vtab_cursor *base)
+{
+    search_cursor *cur = (search_cursor *)base;
+    for (;;) {
+        int rc = sqlite3_step(cur->rows);
+        if (rc == SQLITE_DONE) {
+            cur->eof = 1;
+            return SQLITE_OK;
+        }
+        if (rc != SQLITE_ROW)
+            return fail(cur, rc, "%s", sqlite3_errmsg(sqlite3_db_handle(cur->rows)));
+        const unsigned char *type = sqlite3_column_text(cur->rows, 1);
+        if (type == NULL)
+            return SQLITE_NOMEM;
+        if (strcmp((const char *)type, "null") == 0)
+            continue;
+        cur->rowid = sqlite3_column_int64(cur->rows, 0);
+        if (strcmp((const char *)type, "blob") != 0)
+            return fail(cur, SQLITE_ERROR, "row %lld: a bloom filter is a blob, got %s",
+                        (long long)cur->rowid, (const char *)type);
+        int match = 0;
+        rc = probe_row(cur, &match);
+        if (rc != SQLITE_OK)
+            return rc;
+        if (match) {
+            cur->eof = 0;
+            return SQLITE_OK;
+        }
+    }
+}
+
+static int search_filter(sqlite3_vtab_cursor *base, int idx_num, const char *idx_str, int argc,
+                         sqlite3_value **argv)
+{
+    (void)idx_str;
+    (void)argc;
+    search_cursor *cur = (search_cursor *)base;
+    search_reset(cur);
+    int next = 0;
+    for (int i = 0; i < NARGS; i++) {
+        if (!(idx_num & (1 << i)))
+            continue;
+        cur->args[i] = sqlite3_value_dup(argv[next++]);
+        if (cur->args[i] == NULL)
+            return SQLITE_NOMEM;
+    }
+    if ((idx_num & 7) != 7)
+        return fail(cur, SQLITE_ERROR,
+                    "needs a table, a column and a value: bloom_search(table, column, value "
+                    "[, schema])");
+    for (int i = 0; i < NARGS; i++) {
+        if (i == COL_VALUE - COL_TABLE || cur->args[i] == NULL)
+            continue;
+        static const char *const what[] = {"the table", "the column", "", "the schema"};
+        if (sqlite3_value_type(cur->args[i]) != SQLITE_TEXT)
+            return fail(cur, SQLITE_ERROR, "%s name must be text", what[i]);
+    }
+    sqlite3_value *value = cur->args[COL_VALUE - COL_TABLE];
+    cur->value_type = sqlite3_value_type(value);
+    if (cur->value_type == SQLITE_NULL)
+        return SQLITE_OK; /* NULL is never a member: no rows */
+    if (cur->value_type == SQLITE_TEXT || cur->value_type == SQLITE_BLOB) {
+        /* text is hashed as its UTF-8 bytes whatever the database encoding */
+        cur->value_bytes = cur->value_type == SQLITE_TEXT ? (const void *)sqlite3_value_text(value)
+                                                          : sqlite3_value_blob(value);
+        cur->value_len = sqlite3_value_bytes(value);
+        if (cur->value_bytes == NULL && cur->value_len > 0)
+            return SQLITE_NOMEM;
+    }
+    const char *schema = (const char *)sqlite3_value_text(cur->args[COL_SCHEMA - COL_TABLE]);
+    /* qualified, so a column that does not exist is an error, not a string */
+    const char *table = (const char *)sqlite3_value_text(cur->args[0]);
+    if (schema == NULL)
+        schema = "main";
+    char *sql = sqlite3_mprintf("SELECT \"%w\".\"%w\".rowid, typeof(\"%w\".\"%w\".\"%w\") "
+                                "FROM \"%w\".\"%w\"",
+                                schema, table, schema, table,
+                                (const char *)sqlite3_value_text(cur->args[1]), schema, table);
+    if (sql == NULL)
+        return SQLITE_NOMEM;
+    sqlite3 *db = ((search_vtab *)cur->base.pVtab)->db;
+    int rc = sqlite3_prepare_v2(db, sql, -1, &cur->rows, NULL);
+    sqlite3_free(sql);
+    if (rc != SQLITE_OK)
+        return fail(cur, rc, "%s", sqlite3_errmsg(db));
+    return search_next(base);
+}
+
+static int search_eof(sqlite3_vtab_cursor *base)
+{
+    return ((search_cursor *)base)->eof;
+}
+
+static int search_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int col)
+{
+    search_cursor *cur = (search_cursor *)base;
+    if (col == COL_ID)
+        sqlite3_result_int64(ctx, cur->rowid);
+    else if (cur->args[col - COL_TABLE] != NULL)
+        sqlite3_result_value(ctx, cur->args[col - COL_TABLE]);
+    return SQLITE_OK;
+}
+
+static int search_rowid(sqlite3_vtab_cursor *base, sqlite3_int64 *out)
+{
+    *out = ((search_cursor *)base)->rowid;
+    return SQLITE_OK;
+}
+
+static const sqlite3_module search_module = {
+    .iVersion = 0,
+    .xCreate = NULL, /* eponymous only: no CREATE VIRTUAL TABLE */
+    .xConnect = search_connect,
+    .xBestIndex = search_best_index,
+    .xDisconnect = search_disconnect,
+    .xDestroy = search_disconnect,
+    .xOpen = search_open,
+    .xClose = search_close,
+    .xFilter = search_filter,
+    .xNext = search_next,
+    .xEof = search_eof,
+    .xColumn = search_column,
+    .xRowid = search_rowid,
+};
+
+int bf_register_search(sqlite3 *db)
+{
+    return sqlite3_create_module_v2(db, fn, &search_module, NULL, NULL);
+}
