@@ -91,7 +91,8 @@ bloom_batched_probe_register(void)
 CustomScan *
 bloom_batched_probe_make_scan(Index scanrelid, List *tlist, List *quals, Expr *filter, Expr *key)
 {
-	CustomScan *cscan = makeNode(CustomScan);
+	/* makeNode is a GNU statement expression (see bloom_context_create) */
+	CustomScan *cscan = (__extension__ makeNode(CustomScan));
 
 	cscan->scan.plan.targetlist = tlist;
 	cscan->scan.plan.qual = quals;
@@ -145,9 +146,9 @@ begin_scan(CustomScanState *node, EState *estate, int eflags)
 	state->filter_expr = ExecInitExpr(filter, &node->ss.ps);
 	state->key_expr = ExecInitExpr(key, &node->ss.ps);
 	bloom_hasher_init_type(&state->hasher, exprType((Node *) key), estate->es_query_cxt);
-	state->filter_cxt = AllocSetContextCreate(estate->es_query_cxt, "bloom batched probe filter",
+	state->filter_cxt = bloom_context_create(estate->es_query_cxt, "bloom batched probe filter",
 											  ALLOCSET_DEFAULT_SIZES);
-	state->batch_cxt = AllocSetContextCreate(estate->es_query_cxt, "bloom batched probe batch",
+	state->batch_cxt = bloom_context_create(estate->es_query_cxt, "bloom batched probe batch",
 											 ALLOCSET_DEFAULT_SIZES);
 	for (int i = 0; i < BLOOM_PROBE_BATCH; i++)
 		state->slots[i] = ExecAllocTableSlot(&estate->es_tupleTable, desc,
