@@ -18,7 +18,7 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--rows", type=int, default=10_000_000)
 parser.add_argument("--repeat", type=int, default=3)
 parser.add_argument("--extension", default="build/bloomfilter")
-parser.add_argument("--only", choices=["agg", "probe", "join"], help="run one section")
+parser.add_argument("--only", choices=["agg", "probe", "join", "sliced"], help="run one section")
 args = parser.parse_args()
 N = args.rows
 
@@ -50,26 +50,28 @@ def setup(what, sql):
 
 print("bench-sqlite: SQLite %s, %d rows, CPU time, best of %d interleaved rounds"
       % (sqlite3.sqlite_version, N, args.repeat))
-print("setup:")
-# x: N distinct values; y: 100k distinct (a filter of 117 KiB); z: 1000.
-setup("t(x, y, z): %d rows" % N,
-      "CREATE TABLE t AS WITH RECURSIVE r(v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM r "
-      "WHERE v < %d) SELECT v AS x, v %% 100000 AS y, v %% 1000 AS z FROM r" % N)
-# The dimension side of the join: 100k keys spread over x's range.
-step = max(1, N // 100_000)
-setup("small(k): 100k keys, every %d-th x" % step,
-      "CREATE TABLE small AS SELECT x AS k FROM t WHERE x %% %d = 0 LIMIT 100000" % step)
-setup("filters: bloom_agg of small.k, stored",
-      "CREATE TABLE filters AS SELECT 'small' AS name, bloom_agg(k) AS b FROM small")
 probe = {}
-for n in (100_000, 1_000_000, 10_000_000):
-    if n > N:
-        continue
-    start = time.perf_counter()
-    # Members spread over x's range, so a probe hits them at the rate n / N.
-    probe[n] = one("SELECT bloom_agg(x) FROM t WHERE x %% %d = 0" % max(1, N // n))
-    print("  %-58s %6.1f s" % ("filter of %d values (%d KiB), for binding" % (n, len(probe[n]) // 1024),
-                               time.perf_counter() - start), flush=True)
+if args.only != "sliced":
+    print("setup:")
+    # x: N distinct values; y: 100k distinct (a filter of 117 KiB); z: 1000.
+    setup("t(x, y, z): %d rows" % N,
+          "CREATE TABLE t AS WITH RECURSIVE r(v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM r "
+          "WHERE v < %d) SELECT v AS x, v %% 100000 AS y, v %% 1000 AS z FROM r" % N)
+    # The dimension side of the join: 100k keys spread over x's range.
+    step = max(1, N // 100_000)
+    setup("small(k): 100k keys, every %d-th x" % step,
+          "CREATE TABLE small AS SELECT x AS k FROM t WHERE x %% %d = 0 LIMIT 100000" % step)
+    setup("filters: bloom_agg of small.k, stored",
+          "CREATE TABLE filters AS SELECT 'small' AS name, bloom_agg(k) AS b FROM small")
+    for n in (100_000, 1_000_000, 10_000_000):
+        if n > N:
+            continue
+        start = time.perf_counter()
+        # Members spread over x's range, so a probe hits them at the rate n / N.
+        probe[n] = one("SELECT bloom_agg(x) FROM t WHERE x %% %d = 0" % max(1, N // n))
+        print("  %-58s %6.1f s" % ("filter of %d values (%d KiB), for binding" % (n, len(probe[n]) // 1024),
+                                   time.perf_counter() - start), flush=True)
+
 
 rows = []
 
@@ -161,6 +163,55 @@ if section("join"):
         sql = "%sSELECT count(*) FROM t%s WHERE t.rowid <= %d AND %s" % (with_cte, extra, slice_rows, predicate)
         seconds, _ = timed(sql, repeat=1)
         print("%-44s %9.3f us/row" % (label, seconds / slice_rows * 1e6), flush=True)
+
+if section("sliced"):
+    # A table of distinct stored filters probed per row: bloom_search reads
+    # each row's header and the bytes its probe needs (incremental BLOB I/O);
+    # a function argument, substr()'s too, is the whole BLOB.  Copies of one
+    # filter, each with its own seed (bytes 16-23), so every row costs alike.
+    print("-- a table of stored filters probed per row (per-row CPU time; ratio to one 32-byte substr() a row)")
+    print("%-44s %12s %8s %14s" % ("statement", "per row", "ratio", "/ length(f)"), flush=True)
+    # SQLite finds byte N of a value by walking its chain of overflow pages
+    # from the start: the page size sets the cost of a far read.
+    db.execute("ATTACH ':memory:' AS big_pages")
+    db.execute("PRAGMA big_pages.page_size = 65536")
+    series = "WITH RECURSIVE r(v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM r WHERE v < %d) "
+    for n, count in ((1_000_000, 200), (10_000_000, 20)):
+        for layout in ("classic", "blocked"):
+            table = "daily_%s_%d" % (layout, n)
+            base = bytearray(one(series % n + "SELECT bloom_add_all(bloom_empty(?1, 0.01, 0, ?2), "
+                                 "json_group_array(v)) FROM r", n, layout))
+            for schema in ("main", "big_pages"):
+                db.execute("CREATE TABLE %s.%s (day INTEGER PRIMARY KEY, f BLOB)" % (schema, table))
+                for d in range(1, count + 1):
+                    base[16:24] = d.to_bytes(8, "little")
+                    db.execute("INSERT INTO %s.%s VALUES (?, ?)" % (schema, table), (d, bytes(base)))
+            label = "%d x 10^%d, %s" % (count, len(str(n)) - 1, layout)
+            specs = [
+                ("length(f) [no read, the scan]", "SELECT count(*) FROM %s WHERE length(f) > 0" % table),
+                ("one 32-byte substr() [baseline]",
+                 "SELECT count(*) FROM %s WHERE substr(f, 33 + (day * 40961) %% %d, 32) <> x''"
+                 % (table, n)),
+                ("bloom_search(table, 'f', v)",
+                 "SELECT count(*) FROM bloom_search('%s', 'f', 7919)" % table),
+                ("bloom_search(table, 'f', v), 64 KiB pages",
+                 "SELECT count(*) FROM bloom_search('%s', 'f', 7919, 'big_pages')" % table),
+                ("WHERE bloom_contains(f, v), whole value",
+                 "SELECT count(*) FROM %s WHERE bloom_contains(f, 7919)" % table),
+            ]
+            best = [float("inf")] * len(specs)
+            for _ in range(max(args.repeat, 5)):
+                for i, (_, sql) in enumerate(specs):
+                    start = time.process_time()
+                    one(sql)
+                    best[i] = min(best[i], time.process_time() - start)
+            print("%s (%d KiB each)" % (label, len(base) // 1024))
+            for i, (what, _) in enumerate(specs):
+                per_row = best[i] / count * 1e6
+                print("  %-42s %9.1f us %7.1fx %13.1fx" % (what, per_row, best[i] / best[1],
+                                                           best[i] / best[0]), flush=True)
+            db.execute("DROP TABLE main.%s" % table)
+            db.execute("DROP TABLE big_pages.%s" % table)
 
 missed = [r for r in rows if r[3] is not None and r[2] is not None and
           r[1] / next(b for b in rows if b[0] == r[2])[1] > r[3]]
