@@ -47,6 +47,7 @@ include core/core.mk
 include sqlite/sqlite.mk
 include bench/bench.mk
 include tools/warnings.mk
+include fuzz/fuzz.mk
 
 .PHONY: test demo bench deps deb
 deps:

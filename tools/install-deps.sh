@@ -8,7 +8,9 @@ quiet=
 if [ "${1:-}" = --quiet ]; then quiet=1; shift; fi
 [ $# -gt 0 ] || set -- all
 
-core="gcc clang make libc6-dev libxxhash-dev valgrind"
+# libclang-rt-14-dev: clang's sanitizer and libFuzzer runtimes (only
+# recommended by clang, and recommends are not installed here).
+core="gcc clang libclang-rt-14-dev make libc6-dev libxxhash-dev valgrind"
 sqlite="$core libsqlite3-dev sqlite3 python3"
 pg="$core postgresql-15 postgresql-server-dev-15 postgresql-common"
 bench="$sqlite $pg postgresql-15-hll"
