@@ -164,33 +164,72 @@ static size_t filter_known(part_reader *r, unsigned skip, const uint64_t *pre, s
     return m;
 }
 
-/* Step 1: the tail, as read or as left by the lookup, at the start of the
- * scratch; returns its length in *m.  For a lookup, the scratch holds
- *   tail[tail] | prefix[prefix + PROBE_WIDTH] | index[prefix + 2 words]
- * (the index: at most 2 prefix + 1 counts of 32 bits). */
+/* The scratch of step 1 when the tail's known hashes are dropped by
+ * lookup, in order:
+ *   raw[tail]                    the tail's new hashes (what step 1 returns)
+ *   prefix[prefix + PROBE_WIDTH] the prefix, then zeros a probe may read
+ *   index                        up to 2 prefix + 1 counts of 32 bits, in
+ *                                prefix + 2 words */
+typedef struct lookup_scratch {
+    uint64_t *raw, *prefix;
+    uint32_t *index;
+} lookup_scratch;
+
+static size_t lookup_scratch_words(size_t tail, size_t prefix)
+{
+    return tail + (prefix + PROBE_WIDTH) + (prefix + 2);
+}
+
+static lookup_scratch lay_out_lookup(uint64_t *scratch, size_t tail, size_t prefix)
+{
+    lookup_scratch s;
+    s.raw = scratch;
+    s.prefix = s.raw + tail;
+    s.index = (uint32_t *)(s.prefix + prefix + PROBE_WIDTH);
+    return s;
+}
+
+/* Step 1 by lookup: the prefix copied beside the tail, and the tail's
+ * hashes not in it into raw; returns how many. */
+static size_t drop_known(const part *p, size_t prefix, unsigned skip, const lookup_scratch *s)
+{
+    part_reader r;
+    const uint64_t *h;
+    size_t len, got = 0;
+    for (part_reader_start(&r, p, 0); got < prefix && (len = part_reader_next(&r, &h, prefix - got)) > 0; got += len)
+        memcpy(s->prefix + got, h, len * 8);
+    memset(s->prefix + prefix, 0, PROBE_WIDTH * 8);
+    return filter_known(&r, skip, s->prefix, prefix, s->index, s->raw);
+}
+
+/* Step 1 as read: the tail copied to raw; returns its length. */
+static size_t copy_tail(const part *p, size_t prefix, uint64_t *raw)
+{
+    part_reader r;
+    const uint64_t *h;
+    size_t len, got = 0;
+    for (part_reader_start(&r, p, prefix); (len = part_reader_next(&r, &h, SIZE_MAX)) > 0; got += len)
+        memcpy(raw + got, h, len * 8);
+    return got;
+}
+
+/* Step 1: the tail, as read or as left by the lookup (after a pass that
+ * found mostly repeats), at the start of the scratch; its length in *m. */
 static bloom_status gather_tail(bloom_builder *b, const part *p, unsigned skip, size_t *m,
                                 bloom_error *err)
 {
     const size_t prefix = p->settled, tail = part_count(p) - prefix;
     const bool lookup = p->repeats && prefix >= 32;
-    size_t words = tail + (lookup ? (prefix + PROBE_WIDTH) + (prefix + 2) : 0);
+    size_t words = lookup ? lookup_scratch_words(tail, prefix) : tail;
     bloom_status st = builder_reserve_scratch(b, words * 8, err);
     if (st != BLOOM_OK)
         return st;
-    uint64_t *raw = b->scratch, *pre = raw + tail;
-    part_reader r;
-    const uint64_t *h;
-    size_t len, got = 0;
     if (lookup) {
-        for (part_reader_start(&r, p, 0); got < prefix && (len = part_reader_next(&r, &h, prefix - got)) > 0; got += len)
-            memcpy(pre + got, h, len * 8);
-        memset(pre + prefix, 0, PROBE_WIDTH * 8);
-        got = filter_known(&r, skip, pre, prefix, (uint32_t *)(pre + prefix + PROBE_WIDTH), raw);
+        const lookup_scratch s = lay_out_lookup(b->scratch, tail, prefix);
+        *m = drop_known(p, prefix, skip, &s);
     } else {
-        for (part_reader_start(&r, p, prefix); (len = part_reader_next(&r, &h, SIZE_MAX)) > 0; got += len)
-            memcpy(raw + got, h, len * 8);
+        *m = copy_tail(p, prefix, b->scratch);
     }
-    *m = got;
     return BLOOM_OK;
 }
 
