@@ -188,8 +188,8 @@ is_heap_table(RangeTblEntry *rte)
 static Path *
 make_path(PlannerInfo *root, RelOptInfo *rel, RestrictInfo *probe, int parallel_workers)
 {
-	/* makeNode is a GNU statement expression (see bloom_context_create) */
 	Path	   *seq = create_seqscan_path(root, rel, NULL, parallel_workers);
+	/* makeNode is a GNU statement expression (see bloom_context_create) */
 	CustomPath *path = (__extension__ makeNode(CustomPath));
 	QualCost	probe_cost;
 
