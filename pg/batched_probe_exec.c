@@ -3,8 +3,9 @@
  *
  * Row at a time, a probe of a filter larger than the cache waits for one
  * memory miss per row: the next row's key is unknown until the current row
- * is returned.  This scan reads up to BLOOM_PROBE_BATCH visible rows into
- * its own slots, hashes their keys as bloom_contains does (hashing.c),
+ * is returned.  This scan reads up to BLOOM_PROBE_BATCH visible rows,
+ * keeping their tuple headers (the tuples stay in their pinned pages),
+ * hashes their keys as bloom_contains does (hashing.c),
  * probes them all with the core's prefetching batch probe, and returns the
  * survivors one by one through ExecScan, which checks the other quals and
  * projects.  Rows whose key or filter is NULL are not returned (the function
@@ -23,6 +24,7 @@
 #include "miscadmin.h"
 #include "nodes/extensible.h"
 #include "nodes/nodeFuncs.h"
+#include "storage/bufmgr.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/ruleutils.h"
@@ -43,8 +45,17 @@ typedef struct BatchedProbeState
 	MemoryContext filter_cxt;	/* the detoasted filter */
 	MemoryContext batch_cxt;	/* keys of the current batch */
 
-	/* the current batch: survivors[pos..nsurvivors) are still to return */
-	TupleTableSlot *slots[BLOOM_PROBE_BATCH];
+	/*
+	 * The current batch: survivors[pos..nsurvivors) are still to return.
+	 * Rows are read through fetch_slot; the batch keeps each row's tuple
+	 * header and buffer, and one pin per page (not per row: a resource
+	 * owner slows down with many pins of one buffer).
+	 */
+	TupleTableSlot *fetch_slot;
+	HeapTupleData tuples[BLOOM_PROBE_BATCH];
+	Buffer		buffers[BLOOM_PROBE_BATCH];
+	Buffer		pinned[BLOOM_PROBE_BATCH];
+	int			npinned;
 	uint64		hashes[BLOOM_PROBE_BATCH];
 	bool		hits[BLOOM_PROBE_BATCH];
 	int			survivors[BLOOM_PROBE_BATCH];
@@ -129,7 +140,7 @@ begin_scan(CustomScanState *node, EState *estate, int eflags)
 	(void) eflags;
 
 	/*
-	 * The rows returned are the heap scan's own buffer slots.  PostgreSQL 15
+	 * The rows returned are heap tuples in buffer slots.  PostgreSQL 15
 	 * gives a custom scan a virtual scan slot and compiles the quals and the
 	 * projection (and JIT-deforms) for it, so they are made again for buffer
 	 * slots, as ExecInitSeqScan makes them.
@@ -150,9 +161,7 @@ begin_scan(CustomScanState *node, EState *estate, int eflags)
 											  ALLOCSET_DEFAULT_SIZES);
 	state->batch_cxt = bloom_context_create(estate->es_query_cxt, "bloom batched probe batch",
 											 ALLOCSET_DEFAULT_SIZES);
-	for (int i = 0; i < BLOOM_PROBE_BATCH; i++)
-		state->slots[i] = ExecAllocTableSlot(&estate->es_tupleTable, desc,
-											 &TTSOpsBufferHeapTuple);
+	state->fetch_slot = ExecAllocTableSlot(&estate->es_tupleTable, desc, &TTSOpsBufferHeapTuple);
 }
 
 /* Evaluate the filter expression: once per scan, again after a rescan. */
@@ -183,22 +192,15 @@ read_filter(BatchedProbeState *state)
 	state->filter_ready = true;
 }
 
-/*
- * A heap scan stores in the slot a pointer to its own current tuple header,
- * which the next fetch overwrites; a batch keeps many rows, so each slot
- * gets a copy of the header (the tuple itself stays in the buffer the slot
- * pins), as ExecCopySlot does between buffer slots.
- */
-static inline void
-keep_tuple_header(TupleTableSlot *slot)
+/* Drop the batch's pins and rows. */
+static void
+release_batch(BatchedProbeState *state)
 {
-	BufferHeapTupleTableSlot *bslot = (BufferHeapTupleTableSlot *) slot;
-
-	if (bslot->base.tuple != &bslot->base.tupdata)
-	{
-		bslot->base.tupdata = *bslot->base.tuple;
-		bslot->base.tuple = &bslot->base.tupdata;
-	}
+	for (int i = 0; i < state->npinned; i++)
+		ReleaseBuffer(state->pinned[i]);
+	state->npinned = 0;
+	state->nsurvivors = 0;
+	state->pos = 0;
 }
 
 /*
@@ -217,15 +219,17 @@ next_batch(BatchedProbeState *state)
 	int			rows[BLOOM_PROBE_BATCH];
 
 	CHECK_FOR_INTERRUPTS();
-	state->nsurvivors = 0;
-	state->pos = 0;
+	/* the slot returned last may still show a row of this batch */
+	ExecClearTuple(ss->ss_ScanTupleSlot);
+	release_batch(state);
 	if (state->done)
 		return false;
 	MemoryContextReset(state->batch_cxt);
 	old = MemoryContextSwitchTo(state->batch_cxt);
 	while (n < BLOOM_PROBE_BATCH)
 	{
-		TupleTableSlot *slot = state->slots[n];
+		TupleTableSlot *slot = state->fetch_slot;
+		BufferHeapTupleTableSlot *bslot = (BufferHeapTupleTableSlot *) slot;
 		Datum		key;
 		bool		isnull;
 
@@ -234,7 +238,14 @@ next_batch(BatchedProbeState *state)
 			state->done = true;
 			break;
 		}
-		keep_tuple_header(slot);
+		/* the header is the scan's, overwritten by the next fetch */
+		state->tuples[n] = *bslot->base.tuple;
+		state->buffers[n] = bslot->buffer;
+		if (state->npinned == 0 || state->pinned[state->npinned - 1] != bslot->buffer)
+		{
+			IncrBufferRefCount(bslot->buffer);
+			state->pinned[state->npinned++] = bslot->buffer;
+		}
 		econtext->ecxt_scantuple = slot;
 		key = ExecEvalExpr(state->key_expr, econtext, &isnull);
 		if (!isnull)
@@ -274,7 +285,12 @@ next_row(ScanState *ss)
 	while (state->pos >= state->nsurvivors)
 		if (!next_batch(state))
 			return ExecClearTuple(ss->ss_ScanTupleSlot);
-	return state->slots[state->survivors[state->pos++]];
+	{
+		int			row = state->survivors[state->pos++];
+
+		return ExecStoreBufferHeapTuple(&state->tuples[row], ss->ss_ScanTupleSlot,
+										state->buffers[row]);
+	}
 }
 
 /* EvalPlanQual: the filter test on the row being rechecked. */
@@ -305,10 +321,9 @@ exec_scan(CustomScanState *node)
 static void
 clear_batch(BatchedProbeState *state)
 {
-	for (int i = 0; i < BLOOM_PROBE_BATCH; i++)
-		ExecClearTuple(state->slots[i]);
-	state->nsurvivors = 0;
-	state->pos = 0;
+	ExecClearTuple(state->css.ss.ss_ScanTupleSlot);
+	ExecClearTuple(state->fetch_slot);
+	release_batch(state);
 	state->done = false;
 }
 

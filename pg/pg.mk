@@ -22,7 +22,7 @@ $(CORE_SRCS:.c=.o): $(CORE_HDRS)
 bench-pg:
 	tools/install-deps.sh --quiet bench
 	$(MAKE) --no-print-directory all
-	flock /tmp/bloomfilter-pg.lock sh -c '$(MAKE) --no-print-directory install && pg_virtualenv -t -v 15 sh -c "bench/bench_pg.sh && bench/bench_pg_sliced.sh"'
+	flock /tmp/bloomfilter-pg.lock sh -c '$(MAKE) --no-print-directory install && pg_virtualenv -t -v 15 sh -c "bench/bench_pg.sh && bench/bench_pg_sliced.sh && bench/bench_pg_batched.sh"'
 .PHONY: bench-pg
 
 # Sliced probes of stored filters alone (also part of bench-pg).
@@ -30,6 +30,12 @@ bench-pg-sliced:
 	$(MAKE) --no-print-directory all
 	flock /tmp/bloomfilter-pg.lock sh -c '$(MAKE) --no-print-directory install && pg_virtualenv -t -v 15 bench/bench_pg_sliced.sh'
 .PHONY: bench-pg-sliced
+
+# The batched probe scan alone, row by row against batched (also part of bench-pg).
+bench-pg-batched:
+	$(MAKE) --no-print-directory all
+	flock /tmp/bloomfilter-pg.lock sh -c '$(MAKE) --no-print-directory install && pg_virtualenv -t -v 15 bench/bench_pg_batched.sh'
+.PHONY: bench-pg-batched
 
 # bloom_agg on a real Citus cluster against a local table (needs ../shared/citus).
 bench-citus:
