@@ -253,11 +253,87 @@ static void bench_states(uint64_t max_n)
     printf("\n");
 }
 
+/* The layouts as bloom_agg makes them: the self-sizing builder (hash, keep,
+ * sort, size, then insert in sorted order), at 1%; then probes of members
+ * and of absent keys, and the false-positive rate; blocked next to classic
+ * in the same run.  The question: should blocked be the default above some
+ * size (README, "Layouts"). */
+static void bench_layouts(uint64_t max_n)
+{
+    bloom_allocator alloc = {bench_alloc, bench_release, NULL};
+    printf("## Layouts through the self-sizing builder (bloom_agg), p = 0.01\n\n");
+    printf("| values | layout | size | ns/value build | ns/contains present | ns/contains absent "
+           "| fpr measured | blocked / classic: size, build, present, absent |\n");
+    printf("|---:|---|---:|---:|---:|---:|---:|---|\n");
+    for (uint64_t n = 100000; n <= max_n; n *= 10) {
+        double res[2][4] = {{0}};
+        for (int layout = 0; layout < 2; layout++) {
+            uint64_t probes = n < 10000000 ? 10000000 : n;
+            int runs = n <= 1000000 ? 3 : 1;
+            double build = 1e300, present = 1e300, absent = 1e300, fpr = 0;
+            size_t len = 0;
+            for (int run = 0; run < runs; run++) {
+                bloom_builder *b;
+                bloom_error err;
+                bloom_filter f;
+                double t0 = now_ns();
+                if (bloom_builder_create(&alloc, layout, 0.01, 0, &b, &err) != BLOOM_OK)
+                    abort();
+                for (uint64_t i = 0; i < n; i++)
+                    if (bloom_builder_add_hash(b, bloom_hash_int64(present_key(i), 0), &err) !=
+                        BLOOM_OK)
+                        abort();
+                if (bloom_builder_result_size(b, &len, &err) != BLOOM_OK)
+                    abort();
+                uint8_t *buf = malloc(len);
+                if (buf == NULL || bloom_builder_finish(b, buf, len, &f, &err) != BLOOM_OK)
+                    abort();
+                double t1 = now_ns();
+                bloom_builder_destroy(b);
+                uint64_t hits = 0, false_hits = 0;
+                double t2 = now_ns();
+                for (uint64_t i = 0; i < probes; i++)
+                    hits += bloom_contains_hash(&f, bloom_hash_int64(present_key(i % n), 0));
+                double t3 = now_ns();
+                for (uint64_t i = 0; i < probes; i++)
+                    false_hits += bloom_contains_hash(&f, bloom_hash_int64(absent_key(i), 0));
+                double t4 = now_ns();
+                if (hits != probes)
+                    abort();
+                sink += hits;
+                build = fmin(build, (t1 - t0) / (double)n);
+                present = fmin(present, (t3 - t2) / (double)probes);
+                absent = fmin(absent, (t4 - t3) / (double)probes);
+                fpr = (double)false_hits / (double)probes;
+                free(buf);
+            }
+            res[layout][0] = (double)len;
+            res[layout][1] = build;
+            res[layout][2] = present;
+            res[layout][3] = absent;
+            printf("| %llu | %s | %.2f MiB | %.1f | %.1f | %.1f | %.5f |", (unsigned long long)n,
+                   layout ? "blocked" : "classic", (double)len / (1024.0 * 1024.0), build, present,
+                   absent, fpr);
+            if (layout)
+                printf(" %.2fx, %.2fx, %.2fx, %.2fx |\n", res[1][0] / res[0][0],
+                       res[1][1] / res[0][1], res[1][2] / res[0][2], res[1][3] / res[0][3]);
+            else
+                printf(" |\n");
+            fflush(stdout);
+        }
+    }
+    printf("\n");
+}
+
 int main(int argc, char **argv)
 {
     int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
     if (argc > 1 && strcmp(argv[1], "--states") == 0) {
         bench_states(10000000);
+        return 0;
+    }
+    if (argc > 1 && strcmp(argv[1], "--layouts") == 0) {
+        bench_layouts(100000000);
         return 0;
     }
 
@@ -317,5 +393,7 @@ int main(int argc, char **argv)
             print_row((enum impl)impl, &r);
             fflush(stdout);
         }
+    printf("\n");
+    bench_layouts(100000000);
     return 0;
 }
