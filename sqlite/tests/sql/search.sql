@@ -60,6 +60,12 @@ SELECT id FROM bloom_search('kept', 'f', 'x', 'other');
 CREATE TABLE "odd ""name""" ("a ""col""" BLOB);
 INSERT INTO "odd ""name""" VALUES (bloom_add(bloom_empty(10), 5)), (bloom_empty(10)), (NULL);
 SELECT id FROM bloom_search('odd "name"', 'a "col"', 5);
+-- Statements that change the table they search (SQLite reads the IN list first).
+CREATE TABLE copy AS SELECT * FROM stored;
+UPDATE copy SET f = bloom_add(f, 'changed') WHERE id IN (SELECT id FROM bloom_search('copy', 'f', 42));
+SELECT group_concat(id) AS changed FROM copy WHERE bloom_contains(f, 'changed');
+DELETE FROM copy WHERE id IN (SELECT id FROM bloom_search('copy', 'f', 42));
+SELECT count(*) AS left_after_delete FROM copy;
 -- NULL is never a member: no rows.
 SELECT count(*) AS none FROM bloom_search('stored', 'f', NULL);
 
