@@ -111,9 +111,12 @@ typedef struct BloomArgCache
 	Size		plain_len;
 	uint8		plain_header[BLOOM_HEADER_SIZE];
 	bloom_filter plain_view;
-	/* the last stored value probed in slices (sliced_probe.c) */
+	/* the last stored value probed in slices (sliced_probe.c): how many
+	 * calls in a row saw it, and after how many it is read whole */
 	bool		sliced_valid;
 	varatt_external sliced_last;
+	uint32		sliced_repeats;
+	uint32		sliced_limit;
 } BloomArgCache;
 
 /* Validate the payload of a bloom datum; errors as DATA_CORRUPTED. */
