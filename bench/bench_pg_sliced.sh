@@ -8,7 +8,8 @@
 # in-memory copy, which is what every row cost before sliced probes).
 #
 #   200 filters of 10^6 values (1.2 MB each), 20 filters of 10^7 (12 MB),
-#   classic and blocked
+#   classic and blocked; and 20 filters of 10^6 each probed by 200 values in a
+#   row (the call site slices, then reads the filter whole once)
 #
 # Per row: the median over BENCH_SLICED_RUNS rounds (default 11) of the time
 # of one query divided by its rows; each round runs every query in turn, so a
@@ -61,6 +62,14 @@ FROM unnest(ARRAY['daily_c6', 'daily_b6', 'daily_c7', 'daily_b7']) WITH ORDINALI
              (4, 'f @> v, whole value', 'SELECT count(*) FROM %s WHERE f::bytea::bloom @> (day * 7919)::int8'))
          q(ord, what, query)
 ORDER BY t.i, q.ord;
+-- Runs: each filter probed by 200 values in a row (20 filters of 10^6,
+-- classic), what a join of a few stored filters against many keys does: the
+-- call site slices the first probes of a filter, then reads it whole once
+-- (rent or buy).  Against slicing every probe, and reading every probe whole.
+INSERT INTO queries (tab, what, query) VALUES
+  ('daily_c6', 'runs of 200: 1 slice read a probe', 'SELECT count(*) FROM (SELECT * FROM daily_c6 WHERE day <= 20 ORDER BY day OFFSET 0) d CROSS JOIN LATERAL (SELECT substring(d.f::bytea from 33 + (g * 40961) % 1000000 for 32) AS s FROM generate_series(1, 200) g OFFSET 0) x WHERE x.s <> ''''::bytea'),
+  ('daily_c6', 'runs of 200: f @> v', 'SELECT count(*) FROM (SELECT * FROM daily_c6 WHERE day <= 20 ORDER BY day OFFSET 0) d CROSS JOIN LATERAL (SELECT d.f @> (g * 7919)::int8 AS hit FROM generate_series(1, 200) g OFFSET 0) x WHERE x.hit'),
+  ('daily_c6', 'runs of 200: f @> v, whole value each probe', 'SELECT count(*) FROM (SELECT * FROM daily_c6 WHERE day <= 20 ORDER BY day OFFSET 0) d CROSS JOIN LATERAL (SELECT d.f::bytea::bloom @> (g * 7919)::int8 AS hit FROM generate_series(1, 200) g OFFSET 0) x WHERE x.hit');
 -- warm the cache: every filter read once
 SELECT count(*) FROM daily_c6 WHERE octet_length(f::bytea) > 0 \\g /dev/null
 SELECT count(*) FROM daily_b6 WHERE octet_length(f::bytea) > 0 \\g /dev/null
@@ -75,7 +84,11 @@ DECLARE
 BEGIN
     FOR r IN 1..$RUNS LOOP
         FOR q IN SELECT * FROM queries ORDER BY ord LOOP
-            EXECUTE format('SELECT count(*) FROM %s', q.tab) INTO nrows;
+            IF q.what LIKE 'runs of 200%' THEN
+                nrows := 20 * 200;
+            ELSE
+                EXECUTE format('SELECT count(*) FROM %s', q.tab) INTO nrows;
+            END IF;
             started := clock_timestamp();
             EXECUTE q.query;
             INSERT INTO timings VALUES (q.ord, r, extract(epoch FROM clock_timestamp() - started) * 1e6 / nrows);
@@ -85,12 +98,15 @@ END \$\$;
 CREATE TEMP TABLE results AS
 SELECT q.ord, q.tab, q.what, percentile_disc(0.5) WITHIN GROUP (ORDER BY t.us_per_row) AS us
 FROM queries q JOIN timings t USING (ord) GROUP BY q.ord, q.tab, q.what;
-SELECT CASE r.tab WHEN 'daily_c6' THEN '200 x 10^6, classic' WHEN 'daily_b6' THEN '200 x 10^6, blocked'
-                  WHEN 'daily_c7' THEN '20 x 10^7, classic' ELSE '20 x 10^7, blocked' END AS "filters",
-       r.what AS "per row", round(r.us::numeric, 1) AS "median us/row",
-       CASE WHEN r.what = 'one 32-byte slice' THEN 'baseline'
+SELECT CASE WHEN r.what LIKE 'runs of 200%' THEN '20 x 10^6, classic, 200 probes each'
+            ELSE CASE r.tab WHEN 'daily_c6' THEN '200 x 10^6, classic' WHEN 'daily_b6' THEN '200 x 10^6, blocked'
+                  WHEN 'daily_c7' THEN '20 x 10^7, classic' ELSE '20 x 10^7, blocked' END END AS "filters",
+       r.what AS "per row (probe)", round(r.us::numeric, 1) AS "median us/row",
+       CASE WHEN r.what = b.what THEN 'baseline'
             ELSE round((r.us / b.us)::numeric, 1) || 'x' END AS "/ slice read"
-FROM results r JOIN results b ON b.tab = r.tab AND b.what = 'one 32-byte slice'
+FROM results r JOIN results b ON b.tab = r.tab
+     AND b.what = CASE WHEN r.what LIKE 'runs of 200%' THEN 'runs of 200: 1 slice read a probe'
+                       ELSE 'one 32-byte slice' END
 ORDER BY r.ord;
 SELECT 'filter sizes: ' || string_agg(layout || ' ' || n || ' -> ' || pg_size_pretty(octet_length(f::bytea)::bigint), ', ' ORDER BY layout, n)
 FROM sliced_source;
