@@ -109,11 +109,17 @@ size_t bloom_serialized_size(uint64_t nbits);
 bloom_status bloom_check_params(int layout, uint64_t nbits, unsigned nhashes, bloom_error *err);
 
 /* (nbits, nhashes) for `capacity` distinct values at false-positive rate
- * `fpr` (0 < fpr < 1, capacity >= 1).  Classic: m = -n ln p / (ln 2)^2,
- * k = round((m / n) ln 2) clamped to [1, 32].  Blocked: the exact
- * Poisson-mixture model, k = 8. */
+ * `fpr` (0 < fpr < 1, capacity >= 1), in size classes: nbits is a power of
+ * two (blocked: a power-of-two count of 256-bit blocks) and nhashes depends
+ * on fpr alone (bloom_nhashes_for_fpr), so filters sized for one rate
+ * combine whatever their capacities.  Classic: the least class where
+ * (1 - e^(-kn/m))^k <= fpr; blocked: the least class where the exact
+ * Poisson-mixture model meets fpr. */
 bloom_status bloom_params_for_capacity(int layout, uint64_t capacity, double fpr, uint64_t *nbits,
                                        unsigned *nhashes, bloom_error *err);
+/* k of every filter sized for fpr: round(log2(1/fpr)) in [1, 32] (the
+ * optimum at the optimum size); blocked: 8. */
+unsigned bloom_nhashes_for_fpr(int layout, double fpr);
 
 /* Write an empty filter into buf (len must be bloom_serialized_size(nbits)). */
 bloom_status bloom_init(void *buf, size_t len, int layout, uint64_t nbits, unsigned nhashes,

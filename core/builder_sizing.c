@@ -1,7 +1,8 @@
 /*
- * builder_sizing.c - the builder's final size: the formula's (sizing.c),
- * checked by trial at small counts, where one filter's rate strays from the
- * model's.
+ * builder_sizing.c - the builder's final size: the formula's size class
+ * (sizing.c), checked by trial at small counts, where one filter's rate
+ * strays from the model's; a trial that fails moves up one class, so the
+ * result still combines with every filter sized for the same rate.
  */
 #include "builder_internal.h"
 
@@ -40,15 +41,6 @@ static bool candidate_fits(const bloom_filter *f, double fpr)
     return hits <= limit;
 }
 
-static uint64_t next_candidate(int layout, uint64_t nbits)
-{
-    if (layout == BLOOM_LAYOUT_BLOCKED) {
-        uint64_t blocks = nbits / BLOOM_BLOCK_BITS, more = blocks + (blocks + 49) / 50;
-        return more * BLOOM_BLOCK_BITS;
-    }
-    return nbits + (nbits + 49) / 50;
-}
-
 bloom_status builder_choose_size(bloom_builder *b, bloom_error *err)
 {
     uint64_t nbits, n = builder_stored_count(b);
@@ -58,14 +50,10 @@ bloom_status builder_choose_size(bloom_builder *b, bloom_error *err)
         return st;
     if (n <= VERIFY_LIMIT) {
         /* At small counts one filter's rate strays from the model's; try
-         * slightly larger sizes until the rate of the bits themselves fits,
-         * bounded by 2.15 times the model's size. */
-        uint64_t limit = nbits + nbits * 23 / 20;
-        /* tiny filters (the sampled regime) rarely fit at the formula's
-         * size: start half as large again, so one sample usually decides */
-        if ((double)nbits * sqrt(b->fpr) < 16 && b->layout == BLOOM_LAYOUT_CLASSIC)
-            nbits += nbits / 2;
-        while (nbits < limit) {
+         * the next size classes (twice as large each) until the rate of the
+         * bits themselves fits, at most two classes up. */
+        uint64_t limit = nbits * 4;
+        for (;;) {
             size_t size = bloom_serialized_size(nbits);
             void *buf = builder_allocate(b, size);
             if (buf == NULL)
@@ -78,12 +66,9 @@ bloom_status builder_choose_size(bloom_builder *b, bloom_error *err)
             builder_release(b, buf);
             if (st != BLOOM_OK)
                 return st;
-            if (fits)
+            if (fits || nbits * 2 > limit || nbits * 2 > BLOOM_MAX_NBITS)
                 break;
-            uint64_t next = next_candidate(b->layout, nbits);
-            if (next >= limit)
-                break;
-            nbits = next;
+            nbits *= 2;
         }
     }
     b->nbits = nbits;

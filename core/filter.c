@@ -142,13 +142,38 @@ bool bloom_is_saturated(const bloom_filter *f)
     return bloom_estimate_fpr(f) >= 0.5;
 }
 
+/* Filters of different sizes: the values of the smaller not in the larger,
+ * from the zero bits the smaller adds to the larger folded to its size
+ * (zeros fall by e^(-k d / m)).  Only the smaller's values are counted at
+ * the small size; the larger's count comes from its own size, so a union
+ * or intersection estimate across sizes is as good as the folded larger
+ * filter leaves zero bits (none: INFINITY). */
+static double added_by_smaller(const bloom_filter *large, const bloom_filter *small)
+{
+    uint64_t nbits = small->nbits, factor = fold_factor(large, nbits), alone = 0, both = 0;
+    for (uint64_t w = 0; w < (nbits + 63) / 64; w++) {
+        uint64_t l = fold_word(large, factor, w);
+        alone += (uint64_t)__builtin_popcountll(l);
+        both += (uint64_t)__builtin_popcountll(l | load_le64(small->bits + 8 * w));
+    }
+    if (alone >= nbits)
+        return INFINITY;
+    return cardinality_from_popcount(both, nbits, small->nhashes) -
+           cardinality_from_popcount(alone, nbits, small->nhashes);
+}
+
 bloom_status bloom_estimate_union(const bloom_filter *a, const bloom_filter *b, double *out,
                                   bloom_error *err)
 {
     bloom_status st = bloom_check_compatible(a, b, err);
     if (st != BLOOM_OK)
         return st;
-    *out = cardinality_from_popcount(popcount_or(a, b), bloom_combined_nbits(a, b), a->nhashes);
+    if (a->nbits == b->nbits) {
+        *out = cardinality_from_popcount(popcount_or(a, b), a->nbits, a->nhashes);
+        return BLOOM_OK;
+    }
+    const bloom_filter *large = a->nbits > b->nbits ? a : b, *small = large == a ? b : a;
+    *out = bloom_estimate_cardinality(large) + added_by_smaller(large, small);
     return BLOOM_OK;
 }
 
@@ -159,12 +184,17 @@ bloom_status bloom_estimate_intersection(const bloom_filter *a, const bloom_filt
     bloom_status st = bloom_estimate_union(a, b, &both, err);
     if (st != BLOOM_OK)
         return st;
-    double na = bloom_estimate_cardinality(a), nb = bloom_estimate_cardinality(b);
     if (isinf(both)) {
         *out = INFINITY; /* saturated: nothing can be said */
         return BLOOM_OK;
     }
-    double inter = na + nb - both;
+    double inter;
+    if (a->nbits == b->nbits) {
+        inter = bloom_estimate_cardinality(a) + bloom_estimate_cardinality(b) - both;
+    } else {
+        const bloom_filter *large = a->nbits > b->nbits ? a : b, *small = large == a ? b : a;
+        inter = bloom_estimate_cardinality(small) - added_by_smaller(large, small);
+    }
     *out = inter > 0 ? inter : 0;
     return BLOOM_OK;
 }

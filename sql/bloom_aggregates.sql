@@ -52,10 +52,10 @@ SELECT f_i2 = f_i8 AND f_i4 = f_i8 AND f_num = f_i8 AND f_f4 = f_i8 AND f_f8 = f
 FROM fs;
 
 -- self-sizing: sized for the distinct count at bloomfilter.default_fpr
--- (docs/FORMAT.md: up to 65,536 values, the least candidate from the formula's
--- size up to 2.15 times it whose rate meets the target; beyond, the formula)
+-- (docs/FORMAT.md: the formula's size class; up to 65,536 values, one or two
+-- classes up when a trial of the bits misses the target)
 CREATE FUNCTION size_ok(f bloom, n bigint, p float8) RETURNS boolean LANGUAGE sql AS $$
-  SELECT i.nbits BETWEEN e.nbits AND e.nbits * 2.15 AND i.nhashes = e.nhashes AND i.est_fpr <= p
+  SELECT i.nbits IN (e.nbits, e.nbits * 2, e.nbits * 4) AND i.nhashes = e.nhashes AND i.est_fpr <= p
   FROM bloom_info(f) i, bloom_info(bloom_empty(n, p, 0, i.layout)) e $$;
 SELECT layout, nhashes, seed, size_ok(f, 2000, 0.01), abs(est_cardinality - 2000) < 100 AS est_close
 FROM (SELECT bloom_agg(i8) AS f FROM vals) s, bloom_info(f);
@@ -123,7 +123,7 @@ FROM big;
 SELECT s.a = p.a AS a, s.b = p.b AS b, s.c = p.c AS c, s.d = p.d AS d, s.e = p.e AS e, s.f = p.f AS f,
        md5(s.a::bytea) = md5(p.a::bytea) AS same_bytes
 FROM serial s, parallel p;
--- 300,000 distinct values: the formula's size exactly
+-- 300,000 distinct values: the formula's size class exactly
 SELECT nbits = (SELECT nbits FROM bloom_info(bloom_empty(300000))) AS formula_size,
        abs(est_cardinality - 300000) < 3000 AS est_close FROM serial, bloom_info(a);
 -- parallel GROUP BY, with partial states per group

@@ -54,3 +54,32 @@ SELECT bloom_jaccard(a, bloom_empty_mk(8192, 6)) FROM fold_f;
 SELECT bloom_union_agg(x) FROM (VALUES (bloom_empty_mk(4096, 7)), (bloom_empty_mk(3072, 7))) t(x);
 
 DROP TABLE fold_f;
+
+-- README's rollup: one self-sized filter a day, each day a different
+-- distinct count (300 * (d + 1)^2 users), so each its own size class.
+CREATE TABLE visits AS
+SELECT DATE '2026-10-30' + d AS day, u AS user_id
+FROM generate_series(0, 5) d, generate_series(1, 300 * (d + 1) * (d + 1)) u;
+CREATE TABLE daily (day date PRIMARY KEY, visitors bloom);
+INSERT INTO daily SELECT day, bloom_agg(user_id) FROM visits GROUP BY day;
+SELECT count(DISTINCT (bloom_info(visitors)).nbits) AS sizes FROM daily;
+SELECT round(bloom_cardinality(bloom_union_agg(visitors))) AS union_estimate
+FROM daily WHERE day >= '2026-11-01';
+-- The union has the smallest filter's size and holds every member, at the
+-- rate bloom_fpr reports: far above 1%, since 10800 users share bits sized
+-- for 2700.
+SELECT (bloom_info(u)).nbits AS union_nbits, round(bloom_fpr(u)::numeric, 2) AS union_fpr,
+       (SELECT count(*) FROM generate_series(1, 10800) g WHERE bloom_contains(u, g)) AS members_found
+FROM (SELECT bloom_union_agg(visitors) AS u FROM daily WHERE day >= '2026-11-01') s;
+-- The recipe for rollups at the target rate: every day sized for the
+-- largest union (here at most 20000 users).
+CREATE TABLE daily_sized (day date PRIMARY KEY, visitors bloom);
+INSERT INTO daily_sized SELECT day, bloom_agg(user_id, 20000, 0.01) FROM visits GROUP BY day;
+SELECT bloom_fpr(u) <= 0.01 AS at_target, abs(bloom_cardinality(u) - 10800) < 216 AS estimate_within_2_percent,
+       (SELECT count(*) FROM generate_series(1, 10800) g WHERE bloom_contains(u, g)) AS members_found
+FROM (SELECT bloom_union_agg(visitors) AS u FROM daily_sized WHERE day >= '2026-11-01') s;
+-- Self-sized and fixed-size filters of one rate combine too.
+SELECT bloom_union(d.visitors, s.visitors) = bloom_fold(s.visitors, (bloom_info(d.visitors)).nbits)
+         | d.visitors AS mixed_union
+FROM daily d JOIN daily_sized s USING (day) WHERE day = '2026-10-30';
+DROP TABLE visits, daily, daily_sized;

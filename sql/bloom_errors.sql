@@ -108,7 +108,7 @@ SELECT err('SELECT bloom_intersect_agg(f) FROM (VALUES (bloom_empty_mk(64, 3)), 
 SELECT err('SELECT bloom_agg(g, 0, 0.01) FROM generate_series(1, 3) g');
 SELECT err('SELECT bloom_agg(g, 100, 1.5) FROM generate_series(1, 3) g');
 SELECT err('SELECT bloom_agg(g, NULL, 0.01) FROM generate_series(1, 3) g');
-SELECT err('SELECT bloom_agg(g, 100 + g, 0.01) FROM generate_series(1, 3) g');
+SELECT err('SELECT bloom_agg(g, 100 * g, 0.01) FROM generate_series(1, 3) g');
 SELECT err('SELECT bloom_agg(g, 1000000000, 0.01) FROM generate_series(1, 3) g');
 
 -- bloom_agg states: text input validated; states of different settings do not combine

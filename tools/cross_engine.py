@@ -57,6 +57,34 @@ for name, pg_expr, lite_expr in builds:
     check(f'same bytes: {name}', pg_hex == lite_hex and len(pg_hex) > 64,
           f'PostgreSQL {len(pg_hex) // 2} bytes {pg_hex[:80]}..., SQLite {len(lite_hex or "") // 2} bytes {(lite_hex or "")[:80]}...')
 
+# 1b. Self-sized filters of groups of different sizes combine (the larger
+# folded to the smaller, docs/FORMAT.md "Folding"): the same bytes and the
+# same estimates in both engines.
+GROUPS = ('(SELECT bloom_agg(k) AS f, CASE WHEN k < 1000 THEN 0 WHEN k < 5000 THEN 1 ELSE 2 END AS g '
+          'FROM cross_data GROUP BY 2)')
+PAIR = ('(SELECT (SELECT f FROM {G} x WHERE g = 0) AS small, (SELECT f FROM {G} x WHERE g = 2) AS large)'
+        .format(G=GROUPS))
+# cross_hex: a filter's bytes as lowercase hex, in both engines.
+pg("DROP FUNCTION IF EXISTS cross_hex(bloom); "
+   "CREATE FUNCTION cross_hex(bloom) RETURNS text LANGUAGE sql AS $$ SELECT encode($1::bytea, 'hex') $$")
+db.create_function('cross_hex', 1, lambda b: None if b is None else bytes(b).hex(), deterministic=True)
+combined = [
+    ('bloom_union_agg of self-sized groups', f'SELECT {{h}}(bloom_union_agg(f)) FROM {GROUPS} gs'),
+    ('bloom_intersect_agg of self-sized groups', f'SELECT {{h}}(bloom_intersect_agg(f)) FROM {GROUPS} gs'),
+    ('bloom_union of two sizes', f'SELECT {{h}}(bloom_union(large, small)) FROM {PAIR} p'),
+    ('bloom_fold of bloom_agg', 'SELECT {h}(bloom_fold(bloom_agg(k), 4096)) FROM cross_data'),
+]
+for name, sql in combined:
+    pg_hex = pg(sql.format(h='cross_hex'))
+    lite_hex = db.execute(sql.format(h='cross_hex')).fetchone()[0]
+    check(f'same bytes: {name}', pg_hex == lite_hex and len(pg_hex) > 64,
+          f'PostgreSQL {len(pg_hex) // 2} bytes, SQLite {len(lite_hex or "") // 2} bytes')
+for name, expr in (('bloom_intersect_cardinality', 'bloom_intersect_cardinality(large, small)'),
+                   ('bloom_jaccard', 'bloom_jaccard(large, small)')):
+    a = pg(f'SELECT {expr} FROM {PAIR} p')
+    b = db.execute(f'SELECT {expr} FROM {PAIR} p').fetchone()[0]
+    check(f'{name} of two sizes equal', float(a) == float(b), f'{a} vs {b}')
+
 # 2. A filter from one engine answers in the other as in its own, for members
 # and non-members alike (every value of a probe range, positives compared).
 def pg_answers(hex_filter, values_sql):
@@ -145,5 +173,5 @@ b = db.execute("SELECT bloom_contains_all(bloom_add_all(bloom_empty(1000), '[1, 
                " || bloom_contains_any(bloom_add_all(bloom_empty(1000), '[1, 2]'), '[3, 4]')").fetchone()[0]
 check('bloom_contains_all/any answer alike', a == 'truefalse' and b == '10', f'{a} vs {b}')
 
-pg('DROP TABLE cross_data')
+pg('DROP TABLE cross_data; DROP FUNCTION cross_hex(bloom)')
 sys.exit(check.finish())

@@ -161,10 +161,12 @@ static void test_combine_across_sizes(void)
             lost += !bloom_contains_hash(&in, key_at(40, i));
         CHECK(lost == 0);
 
-        /* estimates read the union at the small size */
-        double est, direct = bloom_estimate_cardinality(&both);
-        CHECK(bloom_estimate_union(&a, &b, &est, &err) == BLOOM_OK && est == direct);
-        CHECK(bloom_estimate_union(&b, &a, &est, &err) == BLOOM_OK && est == direct);
+        /* estimates: the larger counted at its own size, what the smaller
+         * adds at the small size; symmetric */
+        double est, est2;
+        CHECK(bloom_estimate_union(&a, &b, &est, &err) == BLOOM_OK);
+        CHECK(bloom_estimate_union(&b, &a, &est2, &err) == BLOOM_OK && est == est2);
+        CHECK_MSG(fabs(est - 2500) < 150, "union %g", est);
         CHECK(bloom_estimate_intersection(&a, &b, &est, &err) == BLOOM_OK);
         CHECK_MSG(fabs(est - 1000) < 200, "intersection %g", est);
         CHECK(bloom_estimate_jaccard(&a, &b, &est, &err) == BLOOM_OK);

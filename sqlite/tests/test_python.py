@@ -29,9 +29,14 @@ def model_hash(value, seed=0):
 
 
 def model_filter(values, capacity, fpr, seed=0):
-    """bloom_empty(capacity, fpr, seed) with values added, as bytes."""
-    nbits = math.ceil(-capacity * math.log(fpr) / math.log(2) ** 2)
-    nhashes = min(32, max(1, round(nbits / capacity * math.log(2))))
+    """bloom_empty(capacity, fpr, seed) with values added, as bytes: k from
+    the rate alone, the least m for that k, then its size class (a power of
+    two), docs/FORMAT.md "Size classes"."""
+    nhashes = min(32, max(1, math.floor(-math.log2(fpr) + 0.5)))
+    least = math.ceil(-nhashes * capacity / math.log1p(-fpr ** (1.0 / nhashes)))
+    nbits = 1
+    while nbits < least:
+        nbits *= 2
     return build(0, nbits, nhashes, seed & M64, values)
 
 
@@ -143,7 +148,7 @@ class Extension(unittest.TestCase):
             ("SELECT bloom_contains(?, 1)", ("a filter?",), "a bloom filter is a blob, got text"),
             ("SELECT bloom_empty(10, ?)", (1.0,), "outside the open interval (0, 1)"),
             ("SELECT bloom_empty(?)", (0,), "capacity must be positive"),
-            ("SELECT bloom_union(?, bloom_empty(11))", (f,), "bloom_union: incompatible bloom filters"),
+            ("SELECT bloom_union(?, bloom_empty(11, 0.01, 1))", (f,), "bloom_union: incompatible bloom filters"),
             ("SELECT bloom_contains(?, 1)", (bytes(f[:-1]),), "truncated"),
         ]
         for sql, args, message in cases:

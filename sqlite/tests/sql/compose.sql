@@ -46,3 +46,32 @@ SELECT bloom_fold(bloom_empty_mk(3072, 8, 0, 'blocked'), 1280);
 SELECT bloom_union(a, bloom_empty_mk(24576, 7)) FROM f;
 SELECT bloom_union(a, bloom_empty_mk(8192, 7, 1)) FROM f;
 SELECT bloom_jaccard(a, bloom_empty_mk(8192, 6)) FROM f;
+-- README's rollup: one self-sized filter a day, each day a different
+-- distinct count (300 * (d + 1)^2 users), so each its own size class.
+CREATE TABLE visits AS
+WITH RECURSIVE d(d) AS (SELECT 0 UNION ALL SELECT d + 1 FROM d WHERE d < 5),
+     u(u) AS (SELECT 1 UNION ALL SELECT u + 1 FROM u WHERE u < 10800)
+SELECT date('2026-10-30', '+' || d || ' days') AS day, u AS user_id FROM d, u
+WHERE u <= 300 * (d + 1) * (d + 1);
+CREATE TABLE daily (day TEXT PRIMARY KEY, visitors BLOB);
+INSERT INTO daily SELECT day, bloom_agg(user_id) FROM visits GROUP BY day;
+SELECT count(DISTINCT json_extract(bloom_info(visitors), '$.nbits')) AS sizes FROM daily;
+SELECT round(bloom_cardinality(bloom_union_agg(visitors))) AS union_estimate
+FROM daily WHERE day >= '2026-11-01';
+-- The union has the smallest filter's size and holds every member, at the
+-- rate bloom_fpr reports: far above 1%, since 10800 users share bits sized
+-- for 2700.
+SELECT json_extract(bloom_info(u), '$.nbits') AS union_nbits, round(bloom_fpr(u), 2) AS union_fpr,
+       (SELECT count(*) FROM visits WHERE day = '2026-11-04' AND bloom_contains(u, user_id)) AS members_found
+FROM (SELECT bloom_union_agg(visitors) AS u FROM daily WHERE day >= '2026-11-01');
+-- The recipe for rollups at the target rate: every day sized for the
+-- largest union (here at most 20000 users).
+CREATE TABLE daily_sized (day TEXT PRIMARY KEY, visitors BLOB);
+INSERT INTO daily_sized SELECT day, bloom_agg(user_id, 20000, 0.01) FROM visits GROUP BY day;
+SELECT bloom_fpr(u) <= 0.01 AS at_target, abs(bloom_cardinality(u) - 10800) < 216 AS estimate_within_2_percent,
+       (SELECT count(*) FROM visits WHERE day = '2026-11-04' AND bloom_contains(u, user_id)) AS members_found
+FROM (SELECT bloom_union_agg(visitors) AS u FROM daily_sized WHERE day >= '2026-11-01');
+-- Self-sized and fixed-size filters of one rate combine too.
+SELECT bloom_union(d.visitors, s.visitors)
+         = bloom_union(bloom_fold(s.visitors, json_extract(bloom_info(d.visitors), '$.nbits')), d.visitors) AS mixed_union
+FROM daily d JOIN daily_sized s USING (day) WHERE day = '2026-10-30';
