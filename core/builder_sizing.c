@@ -50,9 +50,12 @@ bloom_status builder_choose_size(bloom_builder *b, bloom_error *err)
         return st;
     if (n <= VERIFY_LIMIT) {
         /* At small counts one filter's rate strays from the model's; try
-         * the next size classes (twice as large each) until the rate of the
-         * bits themselves fits, at most two classes up. */
-        uint64_t limit = nbits * 4;
+         * the next class (twice as large) until the rate of the bits
+         * themselves fits, while it stays within 2.2 times the optimum
+         * (-n ln p / ln^2 2 bits), or one 64-bit word, which every filter
+         * stores anyway. */
+        double optimum = -(double)(n ? n : 1) * log(b->fpr) / (log(2.0) * log(2.0));
+        double limit = fmax(2.2 * optimum, 64);
         for (;;) {
             size_t size = bloom_serialized_size(nbits);
             void *buf = builder_allocate(b, size);
@@ -66,7 +69,7 @@ bloom_status builder_choose_size(bloom_builder *b, bloom_error *err)
             builder_release(b, buf);
             if (st != BLOOM_OK)
                 return st;
-            if (fits || nbits * 2 > limit || nbits * 2 > BLOOM_MAX_NBITS)
+            if (fits || (double)nbits * 2 > limit || nbits * 2 > BLOOM_MAX_NBITS)
                 break;
             nbits *= 2;
         }

@@ -142,24 +142,35 @@ bool bloom_is_saturated(const bloom_filter *f)
     return bloom_estimate_fpr(f) >= 0.5;
 }
 
-/* Filters of different sizes: the values of the smaller not in the larger,
- * from the zero bits the smaller adds to the larger folded to its size
- * (zeros fall by e^(-k d / m)).  Only the smaller's values are counted at
- * the small size; the larger's count comes from its own size, so a union
- * or intersection estimate across sizes is as good as the folded larger
- * filter leaves zero bits (none: INFINITY). */
-static double added_by_smaller(const bloom_filter *large, const bloom_filter *small)
+/* Values common to filters of different sizes, without folding the larger
+ * (folded, a large filter saturates the small size and says nothing).
+ * Each bit of the smaller stands for a run of `factor` bits of the larger
+ * (fold.c).  Values of the larger alone leave the same zero fraction z0 in
+ * every run; a common value also sets its k bits of the larger, all in
+ * runs whose small bit is set.  So the set runs' zero fraction z1 is lower:
+ * z1 = z0 (1 - D / set_bits), D the larger's bits set by common values,
+ * D = m (1 - e^(-k c / m)) at the larger's m.  The error grows as
+ * sqrt(factor): a small filter places its members only to within a run.
+ * INFINITY when either filter is saturated. */
+static double common_across_sizes(const bloom_filter *large, const bloom_filter *small)
 {
-    uint64_t nbits = small->nbits, factor = fold_factor(large, nbits), alone = 0, both = 0;
-    for (uint64_t w = 0; w < (nbits + 63) / 64; w++) {
-        uint64_t l = fold_word(large, factor, w);
-        alone += (uint64_t)__builtin_popcountll(l);
-        both += (uint64_t)__builtin_popcountll(l | load_le64(small->bits + 8 * w));
-    }
-    if (alone >= nbits)
+    uint64_t factor = fold_factor(large, small->nbits), ones, over;
+    uint64_t set = bloom_popcount(small), units = small->nbits;
+    if (set == 0)
+        return 0;
+    if (set >= units)
         return INFINITY;
-    return cardinality_from_popcount(both, nbits, small->nhashes) -
-           cardinality_from_popcount(alone, nbits, small->nhashes);
+    fold_preimage_ones(large, small, &ones, &over);
+    double m = (double)large->nbits;
+    double run1 = (double)set * (double)factor, run0 = (double)(units - set) * (double)factor;
+    double z1 = (run1 - (double)over) / run1, z0 = (run0 - (double)(ones - over)) / run0;
+    if (z0 <= 0)
+        return INFINITY;
+    double d = run1 * (1 - z1 / z0);
+    if (d >= m)
+        return INFINITY;
+    double c = -(m / small->nhashes) * log1p(-d / m);
+    return c > 0 ? c : 0;
 }
 
 bloom_status bloom_estimate_union(const bloom_filter *a, const bloom_filter *b, double *out,
@@ -173,7 +184,10 @@ bloom_status bloom_estimate_union(const bloom_filter *a, const bloom_filter *b, 
         return BLOOM_OK;
     }
     const bloom_filter *large = a->nbits > b->nbits ? a : b, *small = large == a ? b : a;
-    *out = bloom_estimate_cardinality(large) + added_by_smaller(large, small);
+    double common = common_across_sizes(large, small);
+    *out = isinf(common) ? INFINITY
+                         : bloom_estimate_cardinality(large) + bloom_estimate_cardinality(small) -
+                               common;
     return BLOOM_OK;
 }
 
@@ -193,7 +207,10 @@ bloom_status bloom_estimate_intersection(const bloom_filter *a, const bloom_filt
         inter = bloom_estimate_cardinality(a) + bloom_estimate_cardinality(b) - both;
     } else {
         const bloom_filter *large = a->nbits > b->nbits ? a : b, *small = large == a ? b : a;
-        inter = bloom_estimate_cardinality(small) - added_by_smaller(large, small);
+        double small_count = bloom_estimate_cardinality(small);
+        inter = common_across_sizes(large, small);
+        if (inter > small_count)
+            inter = small_count;
     }
     *out = inter > 0 ? inter : 0;
     return BLOOM_OK;

@@ -48,6 +48,41 @@ uint64_t fold_word(const bloom_filter *f, uint64_t factor, uint64_t w)
     return out;
 }
 
+/* The ones of `large` (ones_total) and those of them whose folded image in
+ * `small` (a size dividing large's) is a set bit (ones_over_set): how the
+ * smaller filter's members sit in the larger, without folding it away. */
+void fold_preimage_ones(const bloom_filter *large, const bloom_filter *small, uint64_t *ones_total,
+                        uint64_t *ones_over_set)
+{
+    uint64_t factor = fold_factor(large, small->nbits), total = 0, over = 0;
+    if (large->layout == BLOOM_LAYOUT_BLOCKED) {
+        for (uint64_t w = 0; w < large->nbytes / 8; w++) {
+            uint64_t l = load_le64(large->bits + 8 * w);
+            uint64_t s = load_le64(small->bits + 8 * (w / 4 / factor * 4 + w % 4));
+            total += (uint64_t)__builtin_popcountll(l);
+            over += (uint64_t)__builtin_popcountll(l & s);
+        }
+    } else {
+        for (uint64_t w = 0; w < large->nbytes / 8; w++) {
+            uint64_t l = load_le64(large->bits + 8 * w);
+            total += (uint64_t)__builtin_popcountll(l);
+            if (factor % 64 == 0) { /* the whole word folds onto one bit */
+                uint64_t q = 64 * w / factor;
+                if (small->bits[q / 8] >> (q % 8) & 1)
+                    over += (uint64_t)__builtin_popcountll(l);
+                continue;
+            }
+            while (l) {
+                uint64_t q = (64 * w + (uint64_t)__builtin_ctzll(l)) / factor;
+                over += small->bits[q / 8] >> (q % 8) & 1;
+                l &= l - 1;
+            }
+        }
+    }
+    *ones_total = total;
+    *ones_over_set = over;
+}
+
 /* Size in the unit that must divide: bits (classic) or blocks (blocked). */
 static uint64_t size_units(int layout, uint64_t nbits)
 {

@@ -110,6 +110,8 @@ uint64_t popcount_bytes(const uint8_t *p, uint64_t nbytes);
 uint64_t fold_word(const bloom_filter *f, uint64_t factor, uint64_t w);
 /* Ratio of f's size to nbits, in bits (classic) or blocks (blocked). */
 uint64_t fold_factor(const bloom_filter *f, uint64_t nbits);
+void fold_preimage_ones(const bloom_filter *large, const bloom_filter *small, uint64_t *ones_total,
+                        uint64_t *ones_over_set);
 /* Whether `smaller` bits divide `larger` bits in the layout's unit. */
 bool sizes_divide(int layout, uint64_t larger, uint64_t smaller);
 /* Fold f to nbits (checked by the caller) in its own buffer, header

@@ -6,7 +6,7 @@
  * classic, 256-bit blocks for blocked) and k depends on the rate alone, so
  * any two filters sized for one rate, layout and seed combine: the larger
  * folds to the smaller (fold.c).  A class costs at most twice the optimum's
- * bits, 1.44 times on average (docs/FORMAT.md "Size classes").
+ * bits, 1.44 times on average (docs/FORMAT.md "Size classes and folding").
  */
 #include "internal.h"
 

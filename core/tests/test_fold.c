@@ -161,8 +161,8 @@ static void test_combine_across_sizes(void)
             lost += !bloom_contains_hash(&in, key_at(40, i));
         CHECK(lost == 0);
 
-        /* estimates: the larger counted at its own size, what the smaller
-         * adds at the small size; symmetric */
+        /* estimates: each counted at its own size, the common values from
+         * how the smaller's bits sit in the larger; symmetric */
         double est, est2;
         CHECK(bloom_estimate_union(&a, &b, &est, &err) == BLOOM_OK);
         CHECK(bloom_estimate_union(&b, &a, &est2, &err) == BLOOM_OK && est == est2);
@@ -172,6 +172,40 @@ static void test_combine_across_sizes(void)
         CHECK(bloom_estimate_jaccard(&a, &b, &est, &err) == BLOOM_OK);
         CHECK_MSG(fabs(est - 0.4) < 0.08, "jaccard %g", est);
         free(ba), free(bb), free(bboth), free(bu), free(bu2), free(bin), free(be), free(bin2);
+    }
+}
+
+/* A large filter folded to a small one's size would be all ones: the
+ * estimates across sizes must not fold it.  Their error grows as the square
+ * root of the size ratio (a small filter places a value only to within a
+ * run of that many bits): about 2% at 8x, 8% at 64x (sd over seeds). */
+static void test_estimates_where_folding_saturates(void)
+{
+    static const struct {
+        uint64_t large_nbits, large_n;
+        double tolerance;
+    } cases[] = {{1 << 17, 10000, 80}, {1 << 20, 100000, 300}};
+    for (int layout = 0; layout < 2; layout++) {
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            bloom_filter a, b;
+            unsigned k = layout == BLOOM_LAYOUT_BLOCKED ? 8 : 7;
+            uint8_t *ba = build(layout, cases[i].large_nbits, k, 50, cases[i].large_n, &a);
+            uint8_t *bb = build(layout, 1 << 14, k, 50, 1000, &b); /* keys 0..999: all in a */
+            bloom_error err;
+            double est;
+            CHECK(bloom_estimate_intersection(&a, &b, &est, &err) == BLOOM_OK);
+            CHECK_MSG(fabs(est - 1000) < cases[i].tolerance, "%s %llu: intersection %g",
+                      bloom_layout_name(layout), (unsigned long long)cases[i].large_n, est);
+            CHECK(bloom_estimate_union(&a, &b, &est, &err) == BLOOM_OK);
+            CHECK_MSG(fabs(est - (double)cases[i].large_n) < 0.02 * (double)cases[i].large_n,
+                      "%s union %g", bloom_layout_name(layout), est);
+            free(bb);
+            bb = build(layout, 1 << 14, k, 51, 1000, &b); /* another stream: none in a */
+            CHECK(bloom_estimate_intersection(&a, &b, &est, &err) == BLOOM_OK);
+            CHECK_MSG(est < cases[i].tolerance, "%s disjoint intersection %g",
+                      bloom_layout_name(layout), est);
+            free(ba), free(bb);
+        }
     }
 }
 
@@ -201,6 +235,7 @@ const test_case fold_tests[] = {
     {"fold: folded filter = filter built at the smaller size", test_fold_is_the_smaller_build},
     {"fold: sizes that do not divide refused", test_fold_refuses_sizes_that_do_not_divide},
     {"fold: union and intersection across sizes", test_combine_across_sizes},
+    {"fold: estimates across sizes where folding saturates", test_estimates_where_folding_saturates},
     {"fold: other seed, nhashes, layout or sizes refused", test_combine_refuses},
 };
 const size_t fold_tests_count = sizeof fold_tests / sizeof fold_tests[0];
