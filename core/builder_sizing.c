@@ -52,10 +52,10 @@ bloom_status builder_choose_size(bloom_builder *b, bloom_error *err)
         /* At small counts one filter's rate strays from the model's; try
          * the next class (twice as large) until the rate of the bits
          * themselves fits, while it stays within 2.2 times the optimum
-         * (-n ln p / ln^2 2 bits), or one 64-bit word, which every filter
-         * stores anyway. */
+         * (-n ln p / ln^2 2 bits), or 128 bits, which a 32-byte header
+         * dwarfs anyway. */
         double optimum = -(double)(n ? n : 1) * log(b->fpr) / (log(2.0) * log(2.0));
-        double limit = fmax(2.2 * optimum, 64);
+        double limit = fmax(2.2 * optimum, 128);
         for (;;) {
             size_t size = bloom_serialized_size(nbits);
             void *buf = builder_allocate(b, size);
