@@ -420,8 +420,12 @@ bloom_recv(PG_FUNCTION_ARGS)
 Datum
 bloom_send(PG_FUNCTION_ARGS)
 {
-	/* The binary form is the payload: the detoasted value is the bytea. */
-	PG_RETURN_BYTEA_P(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+	/*
+	 * The binary form is the payload, returned as a copy: callers such as
+	 * array_send and record_send pfree a send function's result, which must
+	 * then never be the argument itself (as byteasend copies too).
+	 */
+	PG_RETURN_BYTEA_P(PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
 }
 
 /* bytea::bloom validates; bloom::bytea is binary-coercible (no function). */

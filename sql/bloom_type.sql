@@ -18,6 +18,9 @@ SELECT bloom_add(bloom_empty_mk(64, 3), 1)::bytea;
 SELECT bloom_add(bloom_empty_mk(64, 3), 1)::bytea::bloom = bloom_add(bloom_empty_mk(64, 3), 1);
 -- binary send is the same bytes
 SELECT bloom_send(bloom_add(bloom_empty_mk(64, 3), 1)) = bloom_add(bloom_empty_mk(64, 3), 1)::bytea;
+-- ... in a copy of its own: array_send and record_send free what a send
+-- function returns (an array or row of filters sent in binary, e.g. to psycopg)
+SELECT length(array_send(ARRAY[bloom_empty_mk(64, 3), NULL, bloom_add(bloom_empty_mk(64, 3), 1)])) AS array_send_bytes;
 
 -- storage: external (filters do not compress)
 SELECT typstorage, typlen, typalign FROM pg_type WHERE typname = 'bloom';
