@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install the Debian 12 packages a part of bloomfilter needs, if missing.
-#   tools/install-deps.sh [--quiet] [core|sqlite|pg|parquet|bench|citus|deb|all]...   (default: all)
+#   tools/install-deps.sh [--quiet] [core|sqlite|pg|parquet|bench|citus|deb|python|all]...   (default: all)
 # Needs root (or sudo) only when something is missing.
 set -euo pipefail
 
@@ -23,6 +23,9 @@ deb="$sqlite $pg debhelper postgresql-server-dev-all lintian fakeroot"
 # has node and npm already (outside dpkg) needs nothing.
 parquet="$sqlite $pg"
 command -v node >/dev/null && command -v npm >/dev/null || parquet="$parquet nodejs npm"
+# The Python package (python/): built offline by pip in a venv that sees
+# Debian's setuptools and psycopg modules (venv --system-site-packages).
+python="$sqlite $pg python3-venv python3-pip python3-setuptools python3-wheel python3-psycopg2 python3-psycopg"
 
 wanted=
 for part in "$@"; do
@@ -34,7 +37,8 @@ for part in "$@"; do
         bench) wanted="$wanted $bench" ;;
         citus) wanted="$wanted $citus" ;;
         deb) wanted="$wanted $deb" ;;
-        all) wanted="$wanted $parquet $deb" ;;
+        python) wanted="$wanted $python" ;;
+        all) wanted="$wanted $parquet $deb $python" ;;
         *) echo "install-deps: unknown part '$part'" >&2; exit 2 ;;
     esac
 done

@@ -1,0 +1,268 @@
+/*
+ * _core.c - the C core of bloomfilter (the sources in core/) behind a flat interface
+ * for ctypes (bloomfilter/_native.py).
+ *
+ * A filter is its serialized bytes (docs/FORMAT.md) in a buffer Python
+ * owns; every call takes (buffer, length).  The core stays the one
+ * validator: bytes from outside go through bfpy_parse (bloom_parse), and
+ * every status comes back as an int with the core's message in msg
+ * (BLOOM_ERROR_MESSAGE_SIZE bytes).  Nothing here allocates except the
+ * builder (malloc), whose result Python frees with bfpy_free.
+ */
+#include "bloom.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define BFPY_EXPORT __attribute__((visibility("default")))
+#else
+#define BFPY_EXPORT
+#endif
+
+/* Exported prototypes (ctypes reads the symbols; these keep -Wmissing-prototypes quiet). */
+BFPY_EXPORT const char *bfpy_version(void);
+BFPY_EXPORT const char *bfpy_hint(int status);
+BFPY_EXPORT int bfpy_layout_from_name(const char *name);
+BFPY_EXPORT int bfpy_params_for_capacity(int layout, uint64_t capacity, double fpr, uint64_t *nbits,
+                                         unsigned *nhashes, char *msg);
+BFPY_EXPORT int bfpy_check_params(int layout, uint64_t nbits, unsigned nhashes, char *msg);
+BFPY_EXPORT size_t bfpy_serialized_size(uint64_t nbits);
+BFPY_EXPORT int bfpy_init(uint8_t *buf, size_t len, int layout, uint64_t nbits, unsigned nhashes,
+                          uint64_t seed, char *msg);
+BFPY_EXPORT int bfpy_parse(const uint8_t *buf, size_t len, int *layout, unsigned *nhashes,
+                           uint64_t *seed, uint64_t *nbits, char *msg);
+BFPY_EXPORT uint64_t bfpy_hash_int64(int64_t value, uint64_t seed);
+BFPY_EXPORT uint64_t bfpy_hash_double(double value, uint64_t seed);
+BFPY_EXPORT uint64_t bfpy_hash_bytes(const void *data, size_t len, uint64_t seed);
+BFPY_EXPORT void bfpy_add_hashes(uint8_t *buf, size_t len, const uint64_t *hashes, size_t n);
+BFPY_EXPORT void bfpy_contains_hashes(const uint8_t *buf, size_t len, const uint64_t *hashes,
+                                      size_t n, uint8_t *out);
+BFPY_EXPORT int bfpy_combined_nbits(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
+                                    uint64_t *nbits, char *msg);
+BFPY_EXPORT int bfpy_combine(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
+                             int is_union, uint8_t *out, size_t outlen, char *msg);
+BFPY_EXPORT int bfpy_fold(const uint8_t *buf, size_t len, uint64_t nbits, uint8_t *out,
+                          size_t outlen, char *msg);
+BFPY_EXPORT double bfpy_cardinality(const uint8_t *buf, size_t len);
+BFPY_EXPORT double bfpy_fpr(const uint8_t *buf, size_t len);
+BFPY_EXPORT uint64_t bfpy_popcount(const uint8_t *buf, size_t len);
+BFPY_EXPORT int bfpy_build(int layout, double fpr, uint64_t seed, const uint64_t *hashes, size_t n,
+                           uint8_t **out, size_t *outlen, char *msg);
+BFPY_EXPORT void bfpy_free(void *p);
+
+static int fail(const bloom_error *err, char *msg)
+{
+    memcpy(msg, err->message, BLOOM_ERROR_MESSAGE_SIZE);
+    msg[BLOOM_ERROR_MESSAGE_SIZE - 1] = '\0';
+    return (int)err->status;
+}
+
+/* A buffer Python owns and bfpy_init/bfpy_parse checked before: its header
+ * only is re-read (the bits were validated once). */
+static bloom_filter view(const uint8_t *buf, size_t len)
+{
+    bloom_filter f;
+    bloom_error err;
+    if (bloom_parse_header(buf, len, &f, &err) != BLOOM_OK)
+        abort(); /* can't happen: _native.py only passes checked buffers */
+    return f;
+}
+
+const char *bfpy_version(void)
+{
+    return BLOOMFILTER_VERSION;
+}
+
+const char *bfpy_hint(int status)
+{
+    return bloom_status_hint((bloom_status)status);
+}
+
+int bfpy_layout_from_name(const char *name)
+{
+    return bloom_layout_from_name(name, strlen(name));
+}
+
+int bfpy_params_for_capacity(int layout, uint64_t capacity, double fpr, uint64_t *nbits,
+                             unsigned *nhashes, char *msg)
+{
+    bloom_error err;
+    if (bloom_params_for_capacity(layout, capacity, fpr, nbits, nhashes, &err) != BLOOM_OK)
+        return fail(&err, msg);
+    return BLOOM_OK;
+}
+
+int bfpy_check_params(int layout, uint64_t nbits, unsigned nhashes, char *msg)
+{
+    bloom_error err;
+    if (bloom_check_params(layout, nbits, nhashes, &err) != BLOOM_OK)
+        return fail(&err, msg);
+    return BLOOM_OK;
+}
+
+size_t bfpy_serialized_size(uint64_t nbits)
+{
+    return bloom_serialized_size(nbits);
+}
+
+int bfpy_init(uint8_t *buf, size_t len, int layout, uint64_t nbits, unsigned nhashes,
+              uint64_t seed, char *msg)
+{
+    bloom_filter f;
+    bloom_error err;
+    if (bloom_init(buf, len, layout, nbits, nhashes, seed, &f, &err) != BLOOM_OK)
+        return fail(&err, msg);
+    return BLOOM_OK;
+}
+
+int bfpy_parse(const uint8_t *buf, size_t len, int *layout, unsigned *nhashes, uint64_t *seed,
+               uint64_t *nbits, char *msg)
+{
+    bloom_filter f;
+    bloom_error err;
+    if (bloom_parse(buf, len, &f, &err) != BLOOM_OK)
+        return fail(&err, msg);
+    *layout = f.layout;
+    *nhashes = f.nhashes;
+    *seed = f.seed;
+    *nbits = f.nbits;
+    return BLOOM_OK;
+}
+
+uint64_t bfpy_hash_int64(int64_t value, uint64_t seed)
+{
+    return bloom_hash_int64(value, seed);
+}
+
+uint64_t bfpy_hash_double(double value, uint64_t seed)
+{
+    return bloom_hash_double(value, seed);
+}
+
+uint64_t bfpy_hash_bytes(const void *data, size_t len, uint64_t seed)
+{
+    return bloom_hash_bytes(data, len, seed);
+}
+
+void bfpy_add_hashes(uint8_t *buf, size_t len, const uint64_t *hashes, size_t n)
+{
+    bloom_filter f = view(buf, len);
+    bloom_add_hashes(&f, hashes, n);
+}
+
+void bfpy_contains_hashes(const uint8_t *buf, size_t len, const uint64_t *hashes, size_t n,
+                          uint8_t *out)
+{
+    bloom_filter f = view(buf, len);
+    for (size_t i = 0; i < n; i++)
+        out[i] = bloom_contains_hash(&f, hashes[i]);
+}
+
+int bfpy_combined_nbits(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
+                        uint64_t *nbits, char *msg)
+{
+    bloom_filter fa = view(a, alen), fb = view(b, blen);
+    bloom_error err;
+    if (bloom_check_compatible(&fa, &fb, &err) != BLOOM_OK)
+        return fail(&err, msg);
+    *nbits = bloom_combined_nbits(&fa, &fb);
+    return BLOOM_OK;
+}
+
+/* a op b into out (bloom_serialized_size(bfpy_combined_nbits)): a folded
+ * (or copied) into it, then b op-ed in, as both engines do. */
+int bfpy_combine(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen, int is_union,
+                 uint8_t *out, size_t outlen, char *msg)
+{
+    bloom_filter fa = view(a, alen), fb = view(b, blen), res;
+    bloom_error err;
+    bloom_status st = bloom_check_compatible(&fa, &fb, &err);
+    if (st == BLOOM_OK)
+        st = bloom_fold(&fa, bloom_combined_nbits(&fa, &fb), out, outlen, &res, &err);
+    if (st == BLOOM_OK)
+        st = is_union ? bloom_union_into(&res, &fb, &err) : bloom_intersect_into(&res, &fb, &err);
+    return st == BLOOM_OK ? BLOOM_OK : fail(&err, msg);
+}
+
+int bfpy_fold(const uint8_t *buf, size_t len, uint64_t nbits, uint8_t *out, size_t outlen,
+              char *msg)
+{
+    bloom_filter f = view(buf, len), res;
+    bloom_error err;
+    bloom_status st = bloom_check_fold(&f, nbits, &err);
+    if (st == BLOOM_OK)
+        st = bloom_fold(&f, nbits, out, outlen, &res, &err);
+    return st == BLOOM_OK ? BLOOM_OK : fail(&err, msg);
+}
+
+double bfpy_cardinality(const uint8_t *buf, size_t len)
+{
+    bloom_filter f = view(buf, len);
+    return bloom_estimate_cardinality(&f);
+}
+
+double bfpy_fpr(const uint8_t *buf, size_t len)
+{
+    bloom_filter f = view(buf, len);
+    return bloom_estimate_fpr(&f);
+}
+
+uint64_t bfpy_popcount(const uint8_t *buf, size_t len)
+{
+    bloom_filter f = view(buf, len);
+    return bloom_popcount(&f);
+}
+
+static void *heap_alloc(void *ctx, size_t size)
+{
+    (void)ctx;
+    return malloc(size);
+}
+
+static void heap_release(void *ctx, void *ptr)
+{
+    (void)ctx;
+    free(ptr);
+}
+
+static const bloom_allocator heap = {heap_alloc, heap_release, NULL};
+
+/* The self-sizing builder over n hashes, as bloom_agg(x) builds: a filter
+ * sized for the distinct hashes at fpr, in *out (malloc; bfpy_free). */
+int bfpy_build(int layout, double fpr, uint64_t seed, const uint64_t *hashes, size_t n,
+               uint8_t **out, size_t *outlen, char *msg)
+{
+    bloom_builder *b;
+    bloom_error err;
+    bloom_filter f;
+    *out = NULL;
+    if (bloom_builder_create(&heap, layout, fpr, seed, &b, &err) != BLOOM_OK)
+        return fail(&err, msg);
+    bloom_status st = BLOOM_OK;
+    for (size_t i = 0; i < n && st == BLOOM_OK; i++)
+        st = bloom_builder_add_hash(b, hashes[i], &err);
+    if (st == BLOOM_OK)
+        st = bloom_builder_result_size(b, outlen, &err);
+    if (st == BLOOM_OK) {
+        *out = malloc(*outlen);
+        if (*out == NULL) {
+            err.status = st = BLOOM_E_NOMEM;
+            strcpy(err.message, "out of memory");
+        }
+    }
+    if (st == BLOOM_OK)
+        st = bloom_builder_finish(b, *out, *outlen, &f, &err);
+    bloom_builder_destroy(b);
+    if (st != BLOOM_OK) {
+        free(*out);
+        *out = NULL;
+        return fail(&err, msg);
+    }
+    return BLOOM_OK;
+}
+
+void bfpy_free(void *p)
+{
+    free(p);
+}

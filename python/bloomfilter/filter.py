@@ -1,0 +1,299 @@
+"""BloomFilter: a filter on the client, over the same C core as both engines.
+
+A filter is its serialized bytes (docs/FORMAT.md): bytes(f) is what
+PostgreSQL's bloom and SQLite's BLOB hold, and BloomFilter.from_bytes reads
+either.  Values are hashed by the canonical rule (docs/HASHING.md), so a
+value added here is found by bloom_contains in either engine and the
+reverse.
+"""
+import ctypes
+import decimal
+import math
+import uuid
+
+from ._native import LAYOUTS, MESSAGE_SIZE, lib
+
+INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
+_STATUS = {1: 'invalid argument', 2: 'limit exceeded', 3: 'invalid filter bytes',
+           4: 'filters do not combine', 5: 'out of memory'}
+
+
+class BloomError(ValueError):
+    """A status of the core: .status ('invalid filter bytes', ...), the
+    core's message as str(e), and .hint (what to do, or None)."""
+
+    def __init__(self, code, message):
+        hint = lib.bfpy_hint(code)
+        self.status = _STATUS.get(code, str(code))
+        self.hint = hint.decode() if hint else None
+        super().__init__(message + (f' ({self.hint})' if self.hint else ''))
+
+
+def _check(code, msg):
+    if code == 5:
+        raise MemoryError(msg.value.decode())
+    if code != 0:
+        raise BloomError(code, msg.value.decode())
+
+
+def _layout_id(layout):
+    lid = lib.bfpy_layout_from_name(str(layout).encode())
+    if lid < 0:
+        raise BloomError(1, f"unknown layout {layout!r}: use 'classic' or 'blocked'")
+    return lid
+
+
+def _seed(seed):
+    """A seed as the SQL side takes it (bigint, -1 is 2^64 - 1) or unsigned."""
+    if not isinstance(seed, int) or not INT64_MIN <= seed < 1 << 64:
+        raise BloomError(1, f'seed must be a 64-bit integer, got {seed!r}')
+    return seed & 0xFFFFFFFFFFFFFFFF
+
+
+def _decimal_hash(d, seed):
+    """As PostgreSQL hashes numeric: integral within int64 as int64, else
+    the nearest double, beyond a double's range its normalized text."""
+    if d.is_nan():
+        return lib.bfpy_hash_double(math.nan, seed)
+    if d.is_infinite():
+        return lib.bfpy_hash_double(float(d), seed)
+    if d == d.to_integral_value() and INT64_MIN <= int(d) <= INT64_MAX:
+        return lib.bfpy_hash_int64(int(d), seed)
+    f = float(d)
+    if math.isinf(f):
+        text = format(d, 'f')
+        if '.' in text:
+            text = text.rstrip('0').rstrip('.')
+        return lib.bfpy_hash_bytes(text.encode(), len(text), seed)
+    return lib.bfpy_hash_double(f, seed)
+
+
+def _hash(value, seed):
+    """The canonical hash of one value (an unsigned 64-bit int)."""
+    if isinstance(value, int):  # bool included: False 0, True 1
+        if INT64_MIN <= value <= INT64_MAX:
+            return lib.bfpy_hash_int64(value, seed)
+        return _decimal_hash(decimal.Decimal(value), seed)
+    if isinstance(value, float):
+        return lib.bfpy_hash_double(value, seed)
+    if isinstance(value, str):
+        data = value.encode('utf-8')
+        return lib.bfpy_hash_bytes(data, len(data), seed)
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        data = bytes(value)
+        return lib.bfpy_hash_bytes(data, len(data), seed)
+    if isinstance(value, decimal.Decimal):
+        return _decimal_hash(value, seed)
+    if isinstance(value, uuid.UUID):  # PostgreSQL's uuid hashes its 16 bytes
+        return lib.bfpy_hash_bytes(value.bytes, 16, seed)
+    raise TypeError(f'bloomfilter: cannot hash a {type(value).__name__}: values are int, float, '
+                    'Decimal, str, bytes or UUID (docs/HASHING.md); convert others first, '
+                    'e.g. a date to its ISO text')
+
+
+def hash_value(value, seed=0):
+    """bloom_hash(value, seed) of both engines: a signed 64-bit int, or None for None."""
+    if value is None:
+        return None
+    h = _hash(value, _seed(seed))
+    return h - (1 << 64) if h > INT64_MAX else h
+
+
+def _hashes(values, seed):
+    """A ctypes array of the hashes of the non-None values."""
+    hs = [_hash(v, seed) for v in values if v is not None]
+    return (ctypes.c_uint64 * len(hs))(*hs), len(hs)
+
+
+class BloomFilter:
+    """A Bloom filter with the bytes both engines use.
+
+    BloomFilter(capacity, fpr=0.01, seed=0, layout='classic') is
+    bloom_empty(capacity, fpr, seed, layout); BloomFilter.with_params is
+    bloom_empty_mk; BloomFilter.from_values is bloom_agg(x) (sized for the
+    distinct values); BloomFilter.from_bytes reads a filter of either engine.
+    """
+
+    __slots__ = ('_buf', 'layout', 'nbits', 'nhashes', 'seed')
+
+    def __init__(self, capacity, fpr=0.01, seed=0, layout='classic'):
+        if not isinstance(capacity, int) or capacity <= 0:
+            raise BloomError(1, f'capacity must be a positive integer, got {capacity!r}')
+        lid = _layout_id(layout)
+        nbits, nhashes = ctypes.c_uint64(), ctypes.c_uint()
+        msg = ctypes.create_string_buffer(MESSAGE_SIZE)
+        _check(lib.bfpy_params_for_capacity(lid, capacity, float(fpr), ctypes.byref(nbits),
+                                            ctypes.byref(nhashes), msg), msg)
+        self._init(lid, nbits.value, nhashes.value, _seed(seed))
+
+    def _init(self, lid, nbits, nhashes, seed):
+        msg = ctypes.create_string_buffer(MESSAGE_SIZE)
+        _check(lib.bfpy_check_params(lid, nbits, nhashes, msg), msg)
+        size = lib.bfpy_serialized_size(nbits)
+        self._buf = (ctypes.c_ubyte * size)()
+        _check(lib.bfpy_init(self._buf, size, lid, nbits, nhashes, seed, msg), msg)
+        self._read_header()
+
+    def _read_header(self):
+        layout, nhashes = ctypes.c_int(), ctypes.c_uint()
+        seed, nbits = ctypes.c_uint64(), ctypes.c_uint64()
+        msg = ctypes.create_string_buffer(MESSAGE_SIZE)
+        _check(lib.bfpy_parse(bytes(self._buf), len(self._buf), ctypes.byref(layout),
+                              ctypes.byref(nhashes), ctypes.byref(seed), ctypes.byref(nbits), msg),
+               msg)
+        self.layout = LAYOUTS[layout.value]
+        self.nhashes, self.seed, self.nbits = nhashes.value, seed.value, nbits.value
+
+    @classmethod
+    def _wrap(cls, data):
+        """A filter over a copy of data, validated by the core (bloom_parse)."""
+        self = cls.__new__(cls)
+        self._buf = (ctypes.c_ubyte * len(data)).from_buffer_copy(data)
+        self._read_header()
+        return self
+
+    @classmethod
+    def with_params(cls, nbits, nhashes, seed=0, layout='classic'):
+        """bloom_empty_mk(nbits, nhashes, seed, layout): explicit m and k."""
+        for name, v in (('nbits', nbits), ('nhashes', nhashes)):
+            if not isinstance(v, int) or v <= 0:
+                raise BloomError(1, f'{name} must be a positive integer, got {v!r}')
+        self = cls.__new__(cls)
+        self._init(_layout_id(layout), nbits, nhashes, _seed(seed))
+        return self
+
+    @classmethod
+    def from_bytes(cls, data):
+        """A filter from its bytes (a PostgreSQL bloom, an SQLite BLOB, bytes(f));
+        every field is checked, BloomError says which is wrong."""
+        if isinstance(data, str):  # PostgreSQL's text form, as bytea's: \x and hex
+            if not data.startswith('\\x'):
+                raise BloomError(3, 'a filter in text form starts with \\x')
+            data = bytes.fromhex(data[2:])
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError(f'bloomfilter: from_bytes takes bytes, got {type(data).__name__}')
+        return cls._wrap(bytes(data))
+
+    @classmethod
+    def from_values(cls, values, fpr=0.01, seed=0, layout='classic'):
+        """The filter bloom_agg(x) builds from these values (classic, fpr 0.01,
+        seed 0 by default): sized for the number of distinct values; None
+        values are skipped.  Raises BloomError when no value is left (bloom_agg
+        gives NULL there)."""
+        hashes, n = _hashes(values, _seed(seed))
+        if n == 0:
+            raise BloomError(1, 'from_values needs at least one value that is not None')
+        out, size = ctypes.c_void_p(), ctypes.c_size_t()
+        msg = ctypes.create_string_buffer(MESSAGE_SIZE)
+        _check(lib.bfpy_build(_layout_id(layout), float(fpr), _seed(seed), hashes, n,
+                              ctypes.byref(out), ctypes.byref(size), msg), msg)
+        try:
+            return cls._wrap(ctypes.string_at(out, size.value))
+        finally:
+            lib.bfpy_free(out)
+
+    # ---- bytes ----
+    def to_bytes(self):
+        return bytes(self._buf)
+
+    __bytes__ = to_bytes
+
+    def copy(self):
+        return type(self)._wrap(bytes(self._buf))
+
+    # ---- members ----
+    def add(self, value):
+        """Add one value (None adds nothing); returns self."""
+        return self.update((value,))
+
+    def update(self, values):
+        """Add every value of an iterable (bloom_add_all); returns self."""
+        hashes, n = _hashes(values, self.seed)
+        lib.bfpy_add_hashes(self._buf, len(self._buf), hashes, n)
+        return self
+
+    def _probe(self, values):
+        values = list(values)
+        hashes, n = _hashes(values, self.seed)
+        out = (ctypes.c_ubyte * max(n, 1))()
+        lib.bfpy_contains_hashes(self._buf, len(self._buf), hashes, n, out)
+        it = iter(out[:n])
+        return [None if v is None else bool(next(it)) for v in values]
+
+    def contains(self, value):
+        """bloom_contains: False if value was surely never added, True if it
+        probably was, None for None."""
+        return self._probe((value,))[0]
+
+    def __contains__(self, value):
+        return bool(self.contains(value))
+
+    def contains_all(self, values):
+        """bloom_contains_all: SQL's ALL (None elements give None unless some value is absent)."""
+        answers = self._probe(values)
+        if False in answers:
+            return False
+        return None if None in answers else True
+
+    def contains_any(self, values):
+        """bloom_contains_any: SQL's ANY (None elements give None unless some value may be present)."""
+        answers = self._probe(values)
+        if True in answers:
+            return True
+        return None if None in answers else False
+
+    # ---- combining (sizes that divide fold to the smaller, as in SQL) ----
+    def _combine(self, other, is_union):
+        if not isinstance(other, BloomFilter):
+            return NotImplemented
+        msg = ctypes.create_string_buffer(MESSAGE_SIZE)
+        nbits = ctypes.c_uint64()
+        _check(lib.bfpy_combined_nbits(self._buf, len(self._buf), other._buf, len(other._buf),
+                                       ctypes.byref(nbits), msg), msg)
+        size = lib.bfpy_serialized_size(nbits.value)
+        out = (ctypes.c_ubyte * size)()
+        _check(lib.bfpy_combine(self._buf, len(self._buf), other._buf, len(other._buf),
+                                int(is_union), out, size, msg), msg)
+        return type(self)._wrap(bytes(out))
+
+    def union(self, other):
+        """bloom_union (a | b): a new filter of both sets."""
+        return self._combine(other, True)
+
+    def intersect(self, other):
+        """bloom_intersect (a & b): bitwise AND."""
+        return self._combine(other, False)
+
+    __or__ = union
+    __and__ = intersect
+
+    def fold(self, nbits):
+        """bloom_fold: the filter at nbits bits, a divisor of its size."""
+        msg = ctypes.create_string_buffer(MESSAGE_SIZE)
+        size = lib.bfpy_serialized_size(nbits) if isinstance(nbits, int) and nbits > 0 else 0
+        if size == 0:
+            raise BloomError(1, f'nbits must be a positive integer within the format, got {nbits!r}')
+        out = (ctypes.c_ubyte * size)()
+        _check(lib.bfpy_fold(self._buf, len(self._buf), nbits, out, size, msg), msg)
+        return type(self)._wrap(bytes(out))
+
+    # ---- estimates ----
+    def cardinality(self):
+        """bloom_cardinality: estimated distinct values added."""
+        return lib.bfpy_cardinality(self._buf, len(self._buf))
+
+    def fpr(self):
+        """bloom_fpr: estimated false-positive rate now."""
+        return lib.bfpy_fpr(self._buf, len(self._buf))
+
+    def bits_set(self):
+        return lib.bfpy_popcount(self._buf, len(self._buf))
+
+    def __eq__(self, other):
+        if not isinstance(other, BloomFilter):
+            return NotImplemented
+        return bytes(self._buf) == bytes(other._buf)
+
+    def __repr__(self):
+        return (f'<BloomFilter {self.layout} nbits={self.nbits} nhashes={self.nhashes} '
+                f'seed={self.seed} bits_set={self.bits_set()}>')

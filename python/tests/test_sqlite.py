@@ -1,0 +1,149 @@
+"""The client filter against SQLite: same hashes, same bytes, load(conn)."""
+import decimal
+import math
+import sqlite3
+import unittest
+
+import bloomfilter
+from bloomfilter import BloomError, BloomFilter, hash_value
+
+
+def connect():
+    db = sqlite3.connect(':memory:')
+    bloomfilter.load(db)
+    return db
+
+
+class LoadTest(unittest.TestCase):
+    def test_load_finds_a_library(self):
+        db = sqlite3.connect(':memory:')
+        path = bloomfilter.load(db)
+        self.assertTrue(path.endswith('.so'), path)
+        self.assertEqual(db.execute('SELECT bloom_version()').fetchone()[0], bloomfilter.__version__)
+
+    def test_extension_loading_is_switched_off_again(self):
+        db = sqlite3.connect(':memory:')
+        bloomfilter.load(db)
+        with self.assertRaises(sqlite3.OperationalError):
+            db.execute("SELECT load_extension(?, 'sqlite3_bloomfilter_init')", (bloomfilter.library_path(),))
+
+    def test_python_without_extension_loading(self):
+        class NoLoading(sqlite3.Connection):
+            @property
+            def enable_load_extension(self):
+                raise AttributeError('enable_load_extension')
+
+        db = sqlite3.connect(':memory:', factory=NoLoading)
+        with self.assertRaisesRegex(RuntimeError, 'cannot load SQLite extensions'):
+            bloomfilter.load(db)
+
+    def test_not_a_connection(self):
+        with self.assertRaisesRegex(TypeError, 'sqlite3.Connection'):
+            bloomfilter.load('db.sqlite')
+
+    def test_missing_library(self):
+        db = sqlite3.connect(':memory:')
+        with self.assertRaises(sqlite3.OperationalError):
+            bloomfilter.load(db, path='/nonexistent/bloomfilter.so')
+
+
+class SameAsSQLiteTest(unittest.TestCase):
+    def setUp(self):
+        self.db = connect()
+
+    def one(self, sql, *args):
+        return self.db.execute(sql, args).fetchone()[0]
+
+    def test_hashes(self):
+        # (SQLite has no NaN and no integer beyond int64: PostgreSQL's test has those)
+        for value in (0, -1, 5, 5.0, 2.5, -0.0, math.inf, -math.inf, 2 ** 63 - 1, -2 ** 63,
+                      'abc', '', 'é✓', b'\x00\xff', b'', True, 1e300):
+            for seed in (0, 12345, -1):
+                self.assertEqual(hash_value(value, seed), self.one('SELECT bloom_hash(?, ?)', value, seed),
+                                 (value, seed))
+
+    def test_canonical_members(self):
+        f = BloomFilter(1000).update([5, 'a', b'b', 0.5])
+        self.assertIn(5.0, f)
+        self.assertIn(decimal.Decimal('5.00'), f)
+        self.assertIn(True, BloomFilter(10).add(1))
+        self.assertIn(b'a', f)  # text and bytes share a hash (docs/HASHING.md)
+        self.assertEqual(f.contains(None), None)
+
+    def test_same_bytes_as_bloom_empty_and_add(self):
+        for capacity, fpr, seed, layout in ((1000, 0.01, 0, 'classic'), (500, 0.001, 7, 'blocked'),
+                                            (10, 0.2, -1, 'classic')):
+            f = BloomFilter(capacity, fpr, seed, layout)
+            sql = self.one('SELECT bloom_empty(?, ?, ?, ?)', capacity, fpr, seed, layout)
+            self.assertEqual(bytes(f), sql)
+            for v in (1, 'x', 2.5, b'\x01'):
+                f.add(v)
+                sql = self.one('SELECT bloom_add(?, ?)', sql, v)
+            self.assertEqual(bytes(f), sql)
+            self.assertEqual(f, BloomFilter.from_bytes(sql))
+
+    def test_with_params_is_bloom_empty_mk(self):
+        self.assertEqual(bytes(BloomFilter.with_params(1024, 3, 9)), self.one('SELECT bloom_empty_mk(1024, 3, 9)'))
+        self.assertEqual(bytes(BloomFilter.with_params(512, 8, 0, 'blocked')),
+                         self.one("SELECT bloom_empty_mk(512, 8, 0, 'blocked')"))
+
+    def test_from_values_is_bloom_agg(self):
+        self.db.execute('CREATE TABLE t(x)')
+        values = [i * 3 for i in range(5000)] + ['k%d' % i for i in range(300)] + [None, 1.5]
+        self.db.executemany('INSERT INTO t VALUES (?)', [(v,) for v in values])
+        self.assertEqual(bytes(BloomFilter.from_values(values)), self.one('SELECT bloom_agg(x) FROM t'))
+        with self.assertRaisesRegex(BloomError, 'at least one value'):
+            BloomFilter.from_values([None])
+
+    def test_array_functions_agree(self):
+        f = BloomFilter(100).update([1, 2, 3])
+        self.assertEqual(bytes(f), self.one("SELECT bloom_add_all(bloom_empty(100), '[1, 2, 3]')"))
+        for values, json in (([1, 3], '[1, 3]'), ([1, 100], '[1, 100]'), ([], '[]'),
+                             ([1, None], '[1, null]'), ([100, None], '[100, null]')):
+            allv = self.one('SELECT bloom_contains_all(?, ?)', bytes(f), json)
+            self.assertEqual(f.contains_all(values), None if allv is None else bool(allv), values)
+            anyv = self.one('SELECT bloom_contains_any(?, ?)', bytes(f), json)
+            self.assertEqual(f.contains_any(values), None if anyv is None else bool(anyv), values)
+
+    def test_combine_and_fold_agree(self):
+        a = BloomFilter.with_params(4096, 5).update(range(100))
+        b = BloomFilter.with_params(1024, 5).update(range(50, 150))
+        self.assertEqual(bytes(a | b), self.one('SELECT bloom_union(?, ?)', bytes(a), bytes(b)))
+        self.assertEqual(bytes(a & b), self.one('SELECT bloom_intersect(?, ?)', bytes(a), bytes(b)))
+        self.assertEqual(bytes(a.fold(2048)), self.one('SELECT bloom_fold(?, 2048)', bytes(a)))
+        self.assertAlmostEqual(a.cardinality(), self.one('SELECT bloom_cardinality(?)', bytes(a)))
+        self.assertAlmostEqual(a.fpr(), self.one('SELECT bloom_fpr(?)', bytes(a)))
+        with self.assertRaisesRegex(BloomError, 'seed 3'):
+            a | BloomFilter.with_params(4096, 5, 3)
+
+    def test_no_false_negatives_and_rate(self):
+        f = BloomFilter(10000, 0.01)
+        f.update(range(0, 20000, 2))
+        self.assertIs(f.contains_all(range(0, 20000, 2)), True)
+        rate = sum(v in f for v in range(1, 200001, 2)) / 100000
+        self.assertLess(rate, 0.0115)
+
+    def test_bad_bytes_refused_as_by_sqlite(self):
+        good = bytes(BloomFilter(100).add(1))
+        for bad in (b'', good[:31], good[:-1], b'\x00' * len(good), good + b'\x00' * 8):
+            with self.assertRaises(BloomError) as e:
+                BloomFilter.from_bytes(bad)
+            with self.assertRaises(sqlite3.OperationalError) as s:
+                self.db.execute('SELECT bloom_contains(?, 1)', (bad,)).fetchone()
+            self.assertIn(str(e.exception).split(' (')[0], str(s.exception))
+
+    def test_argument_errors(self):
+        with self.assertRaisesRegex(BloomError, 'capacity'):
+            BloomFilter(0)
+        with self.assertRaisesRegex(BloomError, 'layout'):
+            BloomFilter(10, layout='cuckoo')
+        with self.assertRaises(BloomError):
+            BloomFilter(10, fpr=1.5)
+        with self.assertRaisesRegex(TypeError, 'cannot hash a list'):
+            BloomFilter(10).add([1])
+        with self.assertRaisesRegex(BloomError, 'divisor|divide'):
+            BloomFilter.with_params(4096, 5).fold(1000)
+
+
+if __name__ == '__main__':
+    unittest.main()
