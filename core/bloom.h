@@ -121,6 +121,45 @@ bloom_status bloom_params_for_capacity(int layout, uint64_t capacity, double fpr
  * optimum at the optimum size); blocked: 8. */
 unsigned bloom_nhashes_for_fpr(int layout, double fpr);
 
+/* ---- the one validator of user parameters (params.c) ----
+ * Hosts pass SQL arguments as they came (signed, doubles) and map the
+ * status; max_bytes is the largest serialized filter the host can store
+ * (0: only the format's limit), checked before anything is allocated. */
+
+/* 0 < fpr < 1 (NaN refused). */
+bloom_status bloom_check_fpr(double fpr, bloom_error *err);
+/* An integer argument that arrived as a double: integral (else "<what>
+ * must be an integer") and within int64 (else "<what> ... is out of range"). */
+bloom_status bloom_int64_from_double(double value, const char *what, int64_t *out,
+                                     bloom_error *err);
+/* BLOOM_E_LIMIT when a serialized filter of `bytes` bytes exceeds max_bytes. */
+bloom_status bloom_check_host_size(uint64_t bytes, uint64_t max_bytes, bloom_error *err);
+/* bloom_params_for_capacity from SQL arguments: capacity >= 1, fpr in (0, 1),
+ * a known layout, the result within max_bytes. */
+bloom_status bloom_size_for_capacity(int layout, int64_t capacity, double fpr, uint64_t max_bytes,
+                                     uint64_t *nbits, unsigned *nhashes, bloom_error *err);
+/* An explicit size from SQL arguments: nbits >= 1, nhashes in [1, 32], the
+ * layout's rules (bloom_check_params), the result within max_bytes. */
+bloom_status bloom_size_explicit(int layout, int64_t nbits, int64_t nhashes, uint64_t max_bytes,
+                                 bloom_error *err);
+
+/* ---- statistics (stats.c) ---- */
+
+/* What bloom_info reports, from one pass over the bits; each figure equals
+ * the one of the single functions (bloom_popcount, bloom_fill,
+ * bloom_estimate_cardinality, bloom_estimate_fpr). */
+typedef struct bloom_stats {
+    uint64_t bits_set;
+    double fill;
+    double est_cardinality;
+    double est_fpr;
+} bloom_stats;
+void bloom_get_stats(const bloom_filter *f, bloom_stats *out);
+
+/* Copy a filter into buf (len must be bloom_filter_size(f)); *out views the copy. */
+size_t bloom_filter_size(const bloom_filter *f);
+void bloom_copy(const bloom_filter *f, void *buf, bloom_filter *out);
+
 /* Write an empty filter into buf (len must be bloom_serialized_size(nbits)). */
 bloom_status bloom_init(void *buf, size_t len, int layout, uint64_t nbits, unsigned nhashes,
                         uint64_t seed, bloom_filter *out, bloom_error *err);

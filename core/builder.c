@@ -33,10 +33,7 @@ static bloom_status check_settings(int layout, double fpr, bloom_error *err)
 {
     if (bloom_layout_name(layout) == NULL)
         return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT, "unknown layout %d", layout);
-    if (!(fpr > 0 && fpr < 1))
-        return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT,
-                          "false-positive rate %g is outside the open interval (0, 1)", fpr);
-    return BLOOM_OK;
+    return bloom_check_fpr(fpr, err);
 }
 
 bloom_status bloom_builder_create(const bloom_allocator *alloc, int layout, double fpr,

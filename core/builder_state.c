@@ -335,9 +335,9 @@ bloom_status bloom_builder_deserialize(const bloom_allocator *alloc, const void 
     uint64_t fpr_bits = load_le64(p + 16), count = load_le64(p + 24);
     double fpr;
     memcpy(&fpr, &fpr_bits, sizeof fpr);
-    if (!(fpr > 0 && fpr < 1))
-        return bloom_fail(err, BLOOM_E_FORMAT, "builder state false-positive rate %g is outside (0, 1)",
-                          fpr);
+    bloom_error ferr;
+    if (bloom_check_fpr(fpr, &ferr) != BLOOM_OK)
+        return bloom_fail(err, BLOOM_E_FORMAT, "bad builder state: %s", ferr.message);
     unsigned k = 0;
     if (p[7] == ENCODING_RAW) {
         if (count > (len - STATE_HEADER_SIZE) / 8 || len != STATE_HEADER_SIZE + count * 8)

@@ -13,14 +13,6 @@
 #include <inttypes.h>
 #include <math.h>
 
-static bloom_status check_fpr(double fpr, bloom_error *err)
-{
-    if (!(fpr > 0 && fpr < 1)) /* also rejects NaN */
-        return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT,
-                          "false-positive rate %g is outside the open interval (0, 1)", fpr);
-    return BLOOM_OK;
-}
-
 /* Smallest power of two >= x (x >= 1), or 0 past 2^63. */
 static uint64_t next_power_of_two(double x)
 {
@@ -91,7 +83,7 @@ static bloom_status blocked_params(uint64_t capacity, double fpr, uint64_t *nbit
 bloom_status bloom_params_for_capacity(int layout, uint64_t capacity, double fpr, uint64_t *nbits,
                                        unsigned *nhashes, bloom_error *err)
 {
-    bloom_status st = check_fpr(fpr, err);
+    bloom_status st = bloom_check_fpr(fpr, err);
     if (st != BLOOM_OK)
         return st;
     if (capacity == 0)

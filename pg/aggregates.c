@@ -155,7 +155,7 @@ bloom_agg_final(PG_FUNCTION_ARGS)
 	/* Sizing compacts the builder's array: the set, the value, is unchanged. */
 	if (bloom_builder_result_size(b, &size, &err) != BLOOM_OK)
 		bloom_raise(&err, BLOOM_SOURCE_BINARY, "bloom filter");
-	bloom_check_payload_size(size, "bloom filter");
+	bloom_check(bloom_check_host_size(size, BLOOM_PG_MAX_FILTER_BYTES, &err), &err, NULL);
 	result = palloc(VARHDRSZ + size);
 	bloom_advise_huge_pages(result, VARHDRSZ + size);	/* fewer faults filling it */
 	SET_VARSIZE(result, VARHDRSZ + size);
@@ -211,12 +211,10 @@ bloom_agg_fixed_trans(PG_FUNCTION_ARGS)
 		double		fpr = PG_GETARG_FLOAT8(3);
 		bloom_error err;
 
-		bloom_check_capacity(bloomfilter_default_layout, capacity, fpr);
 		cache->sizing_ready = false;
-		if (bloom_params_for_capacity(bloomfilter_default_layout, (uint64) capacity, fpr,
-									  &cache->nbits, &cache->nhashes, &err) != BLOOM_OK)
-			bloom_raise(&err, BLOOM_SOURCE_BINARY, NULL);
-		bloom_check_payload_size(bloom_serialized_size(cache->nbits), "bloom filter");
+		bloom_check(bloom_size_for_capacity(bloomfilter_default_layout, capacity, fpr,
+											BLOOM_PG_MAX_FILTER_BYTES, &cache->nbits,
+											&cache->nhashes, &err), &err, NULL);
 		cache->capacity = capacity;
 		cache->fpr = fpr;
 		cache->layout = bloomfilter_default_layout;

@@ -23,6 +23,14 @@ COMMENT ON FUNCTION bloom_fold(bloom, bigint) IS 'the filter folded to nbits, a 
 -- Hardening
 -- ---------------------------------------------------------------------------
 
+-- A capacity written as a numeric literal (1e6) or computed as a double, as
+-- SQLite accepts it: integral values only, the same messages (the core's).
+CREATE FUNCTION bloom_empty(capacity float8, fpr float8 DEFAULT 0.01, seed bigint DEFAULT 0,
+                            layout text DEFAULT 'classic') RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_empty_float' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_empty(float8, float8, bigint, text) IS
+    'empty filter sized for capacity distinct values at false-positive rate fpr; capacity must be integral';
+
 -- ---------------------------------------------------------------------------
 -- Stored and big filters: sliced probes, batched scans
 -- ---------------------------------------------------------------------------

@@ -41,10 +41,20 @@ extern double bloomfilter_default_fpr;
 extern int bloomfilter_default_layout;
 
 /*
- * Largest payload a varlena can carry: a filter or a builder state beyond it
- * cannot be a SQL value (PROGRAM_LIMIT_EXCEEDED).
+ * Largest payload a varlena can carry: a builder state beyond it cannot be a
+ * SQL value (PROGRAM_LIMIT_EXCEEDED).
  */
 #define BLOOM_MAX_PAYLOAD ((Size) (MaxAllocSize - VARHDRSZ))
+
+/*
+ * Largest `bloom` value, the max_bytes the core checks every new or input
+ * filter against: its text form ("\x" and two hex digits a byte, what COPY
+ * and pg_dump write) must fit in one allocation (MaxAllocSize, 1 GB) with
+ * room for the rest of the row, so every value the type accepts can be
+ * dumped and restored.  32 bytes of header and 511 MiB of bits: nbits up to
+ * 2^32 - 2^23 = 4,286,578,688.
+ */
+#define BLOOM_PG_MAX_FILTER_BYTES ((uint64) BLOOM_HEADER_SIZE + ((uint64) 511 << 20))
 
 /* ---- errors (errors.c) ---- */
 
@@ -122,6 +132,14 @@ typedef struct BloomArgCache
 /* Validate the payload of a bloom datum; errors as DATA_CORRUPTED. */
 extern void bloom_parse_stored(const void *data, Size len, bloom_filter *out);
 
+/* Raise the core's error, if any: bloom_raise(err, BLOOM_SOURCE_BINARY, what). */
+static inline void
+bloom_check(bloom_status status, const bloom_error *err, const char *what)
+{
+	if (unlikely(status != BLOOM_OK))
+		bloom_raise(err, BLOOM_SOURCE_BINARY, what);
+}
+
 /*
  * Read argument argno (a bloom) read-only into *out.  cache may be NULL
  * (no caching: the value is detoasted in CurrentMemoryContext).
@@ -143,9 +161,6 @@ extern struct varlena *bloom_copy_arg(FunctionCallInfo fcinfo, int argno, bloom_
 /* A new zeroed varlena filter; *out views it. */
 extern struct varlena *bloom_make(int layout, uint64 nbits, unsigned nhashes, uint64 seed,
 								  bloom_filter *out);
-
-/* Reject capacity < 1, and blocked sizes that cannot fit in a value. */
-extern void bloom_check_capacity(int layout, int64 capacity, double fpr);
 
 /* Layout id for a layout name given as text (INVALID_PARAMETER_VALUE if unknown). */
 extern int	bloom_layout_arg(text *name);

@@ -18,6 +18,7 @@
 #include "utils/builtins.h"
 
 PG_FUNCTION_INFO_V1(bloom_empty);
+PG_FUNCTION_INFO_V1(bloom_empty_float);
 PG_FUNCTION_INFO_V1(bloom_empty_mk);
 PG_FUNCTION_INFO_V1(bloom_add);
 PG_FUNCTION_INFO_V1(bloom_contains);
@@ -36,11 +37,9 @@ PG_FUNCTION_INFO_V1(pg_bloom_to_parquet);
 
 /* ---- constructors ---- */
 
-/* bloom_empty(capacity bigint, fpr float8, seed bigint, layout text) */
-Datum
-bloom_empty(PG_FUNCTION_ARGS)
+static Datum
+empty_for_capacity(FunctionCallInfo fcinfo, int64 capacity)
 {
-	int64		capacity = PG_GETARG_INT64(0);
 	double		fpr = PG_GETARG_FLOAT8(1);
 	uint64		seed = (uint64) PG_GETARG_INT64(2);
 	int			layout = bloom_layout_arg(PG_GETARG_TEXT_PP(3));
@@ -49,11 +48,31 @@ bloom_empty(PG_FUNCTION_ARGS)
 	bloom_error err;
 	bloom_filter f;
 
-	bloom_check_capacity(layout, capacity, fpr);
-	if (bloom_params_for_capacity(layout, (uint64) capacity, fpr, &nbits, &nhashes, &err) != BLOOM_OK)
-		bloom_raise(&err, BLOOM_SOURCE_BINARY, NULL);
-	bloom_check_payload_size(bloom_serialized_size(nbits), "bloom filter");
+	bloom_check(bloom_size_for_capacity(layout, capacity, fpr, BLOOM_PG_MAX_FILTER_BYTES, &nbits,
+										&nhashes, &err), &err, NULL);
 	PG_RETURN_POINTER(bloom_make(layout, nbits, nhashes, seed, &f));
+}
+
+/* bloom_empty(capacity bigint, fpr float8, seed bigint, layout text) */
+Datum
+bloom_empty(PG_FUNCTION_ARGS)
+{
+	return empty_for_capacity(fcinfo, PG_GETARG_INT64(0));
+}
+
+/*
+ * bloom_empty(capacity float8, ...): a capacity written as 1e6 (numeric) or
+ * computed as a double, accepted when integral, as in SQLite.
+ */
+Datum
+bloom_empty_float(PG_FUNCTION_ARGS)
+{
+	int64		capacity;
+	bloom_error err;
+
+	bloom_check(bloom_int64_from_double(PG_GETARG_FLOAT8(0), "capacity", &capacity, &err), &err,
+				NULL);
+	return empty_for_capacity(fcinfo, capacity);
 }
 
 /* bloom_empty_mk(nbits bigint, nhashes int, seed bigint, layout text) */
@@ -65,18 +84,10 @@ bloom_empty_mk(PG_FUNCTION_ARGS)
 	uint64		seed = (uint64) PG_GETARG_INT64(2);
 	int			layout = bloom_layout_arg(PG_GETARG_TEXT_PP(3));
 	bloom_filter f;
+	bloom_error err;
 
-	if (nbits < 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid bloom filter size " INT64_FORMAT, nbits),
-				 errdetail("The number of bits must be at least 1.")));
-	if (nhashes < BLOOM_MIN_NHASHES || nhashes > BLOOM_MAX_NHASHES)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid number of hash functions %d", nhashes),
-				 errdetail("The number of hash functions must be between %d and %d.",
-						   BLOOM_MIN_NHASHES, BLOOM_MAX_NHASHES)));
+	bloom_check(bloom_size_explicit(layout, nbits, nhashes, BLOOM_PG_MAX_FILTER_BYTES, &err), &err,
+				NULL);
 	PG_RETURN_POINTER(bloom_make(layout, (uint64) nbits, (unsigned) nhashes, seed, &f));
 }
 
@@ -284,22 +295,22 @@ bloom_info(PG_FUNCTION_ARGS)
 	Datum		values[10];
 	bool		nulls[10] = {0};
 	bloom_filter f;
-	uint64		set;
+	bloom_stats stats;
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "bloom_info must return a record");
 	tupdesc = BlessTupleDesc(tupdesc);
 	read_one(fcinfo, &f);
-	set = bloom_popcount(&f);
+	bloom_get_stats(&f, &stats);
 	values[0] = CStringGetTextDatum(bloom_layout_name(f.layout));
 	values[1] = Int64GetDatum((int64) f.nbits);
 	values[2] = Int32GetDatum((int32) f.nhashes);
 	values[3] = Int64GetDatum((int64) f.seed);
 	values[4] = Int64GetDatum((int64) f.nbytes);
-	values[5] = Int64GetDatum((int64) set);
-	values[6] = Float8GetDatum((double) set / (double) f.nbits);
-	values[7] = Float8GetDatum(bloom_estimate_cardinality(&f));
-	values[8] = Float8GetDatum(bloom_estimate_fpr(&f));
+	values[5] = Int64GetDatum((int64) stats.bits_set);
+	values[6] = Float8GetDatum(stats.fill);
+	values[7] = Float8GetDatum(stats.est_cardinality);
+	values[8] = Float8GetDatum(stats.est_fpr);
 	values[9] = Int32GetDatum((int32) f.version);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
@@ -323,7 +334,8 @@ pg_bloom_from_parquet(PG_FUNCTION_ARGS)
 	bloom_filter f;
 	bloom_error err;
 
-	bloom_check_payload_size((uint64) len + BLOOM_HEADER_SIZE, "bloom filter");
+	bloom_check(bloom_check_host_size((uint64) len + BLOOM_HEADER_SIZE, BLOOM_PG_MAX_FILTER_BYTES,
+									  &err), &err, NULL);
 	result = palloc(VARHDRSZ + BLOOM_HEADER_SIZE + len);
 	SET_VARSIZE(result, VARHDRSZ + BLOOM_HEADER_SIZE + len);
 	if (bloom_from_parquet(VARDATA_ANY(bitset), len, VARDATA(result), BLOOM_HEADER_SIZE + len,

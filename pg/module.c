@@ -29,11 +29,13 @@ static const struct config_enum_entry layout_options[] = {
 static bool
 check_default_fpr(double *newval, void **extra, GucSource source)
 {
+	bloom_error err;
+
 	(void) extra;
 	(void) source;
-	if (!(*newval > 0 && *newval < 1))
+	if (bloom_check_fpr(*newval, &err) != BLOOM_OK)
 	{
-		GUC_check_errdetail("The false-positive rate must be greater than 0 and less than 1.");
+		GUC_check_errdetail("%s", bloom_sentence(err.message));
 		return false;
 	}
 	return true;

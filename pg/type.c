@@ -192,25 +192,6 @@ bloom_recv_bytes(StringInfo buf)
 
 /* ---- validation and argument access ---- */
 
-/* The format says bits past nbits are zero; checked in O(1). */
-static bool
-padding_clear(const bloom_filter *f)
-{
-	uint64		b = f->nbits >> 3;
-	unsigned	bit = (unsigned) (f->nbits & 7);
-
-	if (bit != 0)
-	{
-		if (f->bits[b] >> bit)
-			return false;
-		b++;
-	}
-	for (; b < f->nbytes; b++)
-		if (f->bits[b] != 0)
-			return false;
-	return true;
-}
-
 /* Validate bytes from outside (input functions): every field, named. */
 static void
 parse_input(const void *data, Size len, BloomSource source, bloom_filter *out)
@@ -219,6 +200,8 @@ parse_input(const void *data, Size len, BloomSource source, bloom_filter *out)
 
 	if (bloom_parse(data, len, out, &err) != BLOOM_OK)
 		bloom_raise(&err, source, NULL);
+	/* what the type accepts must be dumpable: see BLOOM_PG_MAX_FILTER_BYTES */
+	bloom_check(bloom_check_host_size(len, BLOOM_PG_MAX_FILTER_BYTES, &err), &err, NULL);
 }
 
 void
@@ -226,14 +209,8 @@ bloom_parse_stored(const void *data, Size len, bloom_filter *out)
 {
 	bloom_error err;
 
-	if (bloom_parse_header(data, len, out, &err) != BLOOM_OK)
+	if (bloom_parse(data, len, out, &err) != BLOOM_OK)
 		bloom_raise(&err, BLOOM_SOURCE_STORED, NULL);
-	if (!padding_clear(out))
-	{
-		if (bloom_parse(data, len, out, &err) == BLOOM_OK)
-			elog(ERROR, "bloom padding check disagrees with the core");
-		bloom_raise(&err, BLOOM_SOURCE_STORED, NULL);
-	}
 }
 
 static void
@@ -328,44 +305,14 @@ bloom_make(int layout, uint64 nbits, unsigned nhashes, uint64 seed, bloom_filter
 	size_t		size;
 	struct varlena *result;
 
-	if (bloom_check_params(layout, nbits, nhashes, &err) != BLOOM_OK)
-		bloom_raise(&err, BLOOM_SOURCE_BINARY, NULL);
 	size = bloom_serialized_size(nbits);
-	bloom_check_payload_size(size, "bloom filter");
+	bloom_check(bloom_check_host_size(size, BLOOM_PG_MAX_FILTER_BYTES, &err), &err, NULL);
 	result = palloc(VARHDRSZ + size);
 	bloom_advise_huge_pages(result, VARHDRSZ + size);	/* fewer faults filling it */
 	SET_VARSIZE(result, VARHDRSZ + size);
 	if (bloom_init(VARDATA(result), size, layout, nbits, nhashes, seed, out, &err) != BLOOM_OK)
 		bloom_raise(&err, BLOOM_SOURCE_BINARY, NULL);
 	return result;
-}
-
-/*
- * Capacity checks before sizing.  For a blocked filter, any filter needs at
- * least capacity * log2(1 / fpr) bits; when even that exceeds what a value
- * can hold (1 GB, far below the core's 2^40-bit limit), refuse with that
- * bound rather than size a filter that bloom_make would then refuse.
- */
-void
-bloom_check_capacity(int layout, int64 capacity, double fpr)
-{
-	double		lower_bits;
-
-	if (capacity < 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid bloom filter capacity " INT64_FORMAT, capacity),
-				 errdetail("The capacity must be at least 1.")));
-	if (layout != BLOOM_LAYOUT_BLOCKED || !(fpr > 0 && fpr < 1))
-		return;
-	lower_bits = (double) capacity * log2(1.0 / fpr);
-	if (lower_bits > 8.0 * (double) BLOOM_MAX_PAYLOAD)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("bloom filter is too large"),
-				 errdetail("Capacity " INT64_FORMAT " at false-positive rate %g needs at least %.0f bits; a value holds at most %zu bytes.",
-						   capacity, fpr, lower_bits, (size_t) BLOOM_MAX_PAYLOAD),
-				 errhint("Use a larger false-positive rate or a smaller capacity.")));
 }
 
 int

@@ -110,15 +110,11 @@ static int fixed_init(sqlite3_context *ctx, sqlite3_value **argv, agg_filter *st
         bf_error(ctx, fn, "capacity and false-positive rate must not be null");
     if (rc != BF_OK)
         return BF_ERROR;
-    if (capacity <= 0) {
-        bf_error(ctx, fn, "capacity must be positive, got %lld", (long long)capacity);
-        return BF_ERROR;
-    }
     uint64_t nbits;
     unsigned nhashes;
     bloom_error err;
-    if (bloom_params_for_capacity(BLOOM_LAYOUT_CLASSIC, (uint64_t)capacity, fpr, &nbits, &nhashes,
-                                  &err) != BLOOM_OK) {
+    if (bloom_size_for_capacity(BLOOM_LAYOUT_CLASSIC, capacity, fpr, bf_max_filter_bytes(ctx),
+                                &nbits, &nhashes, &err) != BLOOM_OK) {
         bf_core_error(ctx, fn, &err);
         return BF_ERROR;
     }
@@ -204,13 +200,11 @@ static void combine_step(sqlite3_context *ctx, sqlite3_value **argv, const char 
         return;
     bloom_error err;
     if (st->buf == NULL) {
-        size_t size = BLOOM_HEADER_SIZE + (size_t)in.nbytes;
+        size_t size = bloom_filter_size(&in);
         uint8_t *buf = bf_alloc_result(ctx, fn, size);
         if (buf == NULL)
             return;
-        memcpy(buf, in.bits - BLOOM_HEADER_SIZE, size);
-        st->view = in;
-        st->view.bits = buf + BLOOM_HEADER_SIZE;
+        bloom_copy(&in, buf, &st->view);
         st->buf = buf;
         st->size = size;
         return;

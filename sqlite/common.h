@@ -96,8 +96,15 @@ int bf_double_arg(sqlite3_context *ctx, sqlite3_value *v, const char *fn, const 
                   double *out);
 int bf_layout_arg(sqlite3_context *ctx, sqlite3_value *v, const char *fn, int *out);
 
-/* A buffer for a result filter of size bytes, after checking it against the
- * connection's SQLITE_LIMIT_LENGTH; NULL with the error set. */
+/* The largest filter this connection can store (the max_bytes the core
+ * checks new filters against): SQLITE_LIMIT_LENGTH, which SQLite applies to
+ * a whole row's record, less BF_ROW_MARGIN (or an eighth of the limit, if
+ * less) for the rest of the row. */
+#define BF_ROW_MARGIN 1024
+uint64_t bf_max_filter_bytes(sqlite3_context *ctx);
+
+/* A buffer for a result filter of size bytes, after the core checked it
+ * against bf_max_filter_bytes; NULL with the error set. */
 uint8_t *bf_alloc_result(sqlite3_context *ctx, const char *fn, uint64_t size);
 
 /* A copy of f's bytes as a new result buffer (*size bytes), with its view

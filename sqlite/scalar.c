@@ -16,10 +16,6 @@ static void result_empty(sqlite3_context *ctx, const char *fn, int layout, uint6
                          unsigned nhashes, uint64_t seed)
 {
     bloom_error err;
-    if (bloom_check_params(layout, nbits, nhashes, &err) != BLOOM_OK) {
-        bf_core_error(ctx, fn, &err);
-        return;
-    }
     size_t size = bloom_serialized_size(nbits);
     uint8_t *buf = bf_alloc_result(ctx, fn, size);
     if (buf == NULL)
@@ -65,15 +61,11 @@ void bf_empty(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         return;
     if (seed_layout_args(ctx, argc, argv, 2, fn, &seed, &layout) != BF_OK)
         return;
-    if (capacity <= 0) {
-        bf_error(ctx, fn, "capacity must be positive, got %lld", (long long)capacity);
-        return;
-    }
     uint64_t nbits;
     unsigned nhashes;
     bloom_error err;
-    if (bloom_params_for_capacity(layout, (uint64_t)capacity, fpr, &nbits, &nhashes, &err) !=
-        BLOOM_OK) {
+    if (bloom_size_for_capacity(layout, capacity, fpr, bf_max_filter_bytes(ctx), &nbits, &nhashes,
+                                &err) != BLOOM_OK) {
         bf_core_error(ctx, fn, &err);
         return;
     }
@@ -90,13 +82,9 @@ void bf_empty_mk(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         bf_int64_arg(ctx, argv[1], fn, "nhashes", &nhashes) != BF_OK ||
         seed_layout_args(ctx, argc, argv, 2, fn, &seed, &layout) != BF_OK)
         return;
-    if (nbits <= 0) {
-        bf_error(ctx, fn, "nbits must be positive, got %lld", (long long)nbits);
-        return;
-    }
-    if (nhashes < BLOOM_MIN_NHASHES || nhashes > BLOOM_MAX_NHASHES) {
-        bf_error(ctx, fn, "nhashes %lld is outside [%d, %d]", (long long)nhashes,
-                 BLOOM_MIN_NHASHES, BLOOM_MAX_NHASHES);
+    bloom_error err;
+    if (bloom_size_explicit(layout, nbits, nhashes, bf_max_filter_bytes(ctx), &err) != BLOOM_OK) {
+        bf_core_error(ctx, fn, &err);
         return;
     }
     result_empty(ctx, fn, layout, (uint64_t)nbits, (unsigned)nhashes, seed);
@@ -106,13 +94,10 @@ void bf_empty_mk(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 uint8_t *bf_copy_filter(sqlite3_context *ctx, const char *fn, const bloom_filter *f,
                         bloom_filter *copy, size_t *size)
 {
-    *size = BLOOM_HEADER_SIZE + (size_t)f->nbytes;
+    *size = bloom_filter_size(f);
     uint8_t *buf = bf_alloc_result(ctx, fn, *size);
-    if (buf == NULL)
-        return NULL;
-    memcpy(buf, f->bits - BLOOM_HEADER_SIZE, *size);
-    *copy = *f;
-    copy->bits = buf + BLOOM_HEADER_SIZE;
+    if (buf != NULL)
+        bloom_copy(f, buf, copy);
     return buf;
 }
 
@@ -315,17 +300,18 @@ void bf_info(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     if (bf_filter_arg(ctx, argv, 0, "bloom_info", &f) != BF_OK)
         return;
     char fill[32], card[32], fpr[32];
-    uint64_t set = bloom_popcount(&f);
-    json_number(fill, sizeof fill, (double)set / (double)f.nbits);
-    json_number(card, sizeof card, bloom_estimate_cardinality(&f));
-    json_number(fpr, sizeof fpr, bloom_estimate_fpr(&f));
+    bloom_stats stats;
+    bloom_get_stats(&f, &stats);
+    json_number(fill, sizeof fill, stats.fill);
+    json_number(card, sizeof card, stats.est_cardinality);
+    json_number(fpr, sizeof fpr, stats.est_fpr);
     char *json = sqlite3_mprintf(
         "{\"layout\":\"%s\",\"nbits\":%llu,\"nhashes\":%u,\"seed\":%lld,\"nbytes\":%llu,"
         "\"bits_set\":%llu,\"fill\":%s,\"est_cardinality\":%s,\"est_fpr\":%s,"
         "\"format_version\":%u}",
         bloom_layout_name(f.layout), (unsigned long long)f.nbits, (unsigned)f.nhashes,
         (long long)bf_to_int64(f.seed),
-        (unsigned long long)f.nbytes, (unsigned long long)set, fill, card,
+        (unsigned long long)f.nbytes, (unsigned long long)stats.bits_set, fill, card,
         fpr, (unsigned)f.version);
     if (json == NULL) {
         sqlite3_result_error_nomem(ctx);

@@ -115,15 +115,12 @@ void bf_ref(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     bloom_filter f;
     if (bf_filter_arg(ctx, argv, 0, fn, &f) != BF_OK)
         return;
-    size_t len = BLOOM_HEADER_SIZE + (size_t)f.nbytes;
-    filter_ref *ref = sqlite3_malloc64(sizeof *ref + len);
+    filter_ref *ref = sqlite3_malloc64(sizeof *ref + bloom_filter_size(&f));
     if (ref == NULL) {
         sqlite3_result_error_nomem(ctx);
         return;
     }
-    memcpy(ref->bytes, f.bits - BLOOM_HEADER_SIZE, len);
-    ref->view = f;
-    ref->view.bits = ref->bytes + BLOOM_HEADER_SIZE;
+    bloom_copy(&f, ref->bytes, &ref->view);
     sqlite3_result_pointer(ctx, ref, ref_type, sqlite3_free);
 }
 
@@ -216,12 +213,10 @@ int bf_int64_arg(sqlite3_context *ctx, sqlite3_value *v, const char *fn, const c
         return BF_OK;
     }
     if (type == SQLITE_FLOAT) {
-        double d = sqlite3_value_double(v);
-        if (d == trunc(d) && d >= -9223372036854775808.0 && d < 9223372036854775808.0) {
-            *out = (int64_t)d;
+        bloom_error err;
+        if (bloom_int64_from_double(sqlite3_value_double(v), what, out, &err) == BLOOM_OK)
             return BF_OK;
-        }
-        bf_error(ctx, fn, "%s must be an integer, got %.15g", what, d);
+        bf_core_error(ctx, fn, &err);
         return BF_ERROR;
     }
     bf_error(ctx, fn, "%s must be an integer, got %s", what, type_name(type));
@@ -268,14 +263,20 @@ int bf_layout_arg(sqlite3_context *ctx, sqlite3_value *v, const char *fn, int *o
     return BF_OK;
 }
 
+uint64_t bf_max_filter_bytes(sqlite3_context *ctx)
+{
+    uint64_t limit = (uint64_t)sqlite3_limit(sqlite3_context_db_handle(ctx), SQLITE_LIMIT_LENGTH, -1);
+    /* SQLite applies the limit to the whole record of a row: leave room for
+     * the record header and a few small columns beside the filter */
+    uint64_t margin = limit / 8 < BF_ROW_MARGIN ? limit / 8 : BF_ROW_MARGIN;
+    return limit - margin;
+}
+
 uint8_t *bf_alloc_result(sqlite3_context *ctx, const char *fn, uint64_t size)
 {
-    int limit = sqlite3_limit(sqlite3_context_db_handle(ctx), SQLITE_LIMIT_LENGTH, -1);
-    if (size > (uint64_t)limit) {
-        bf_error(ctx, fn,
-                 "a filter of %llu bytes exceeds this connection's blob length limit of %d bytes "
-                 "(SQLITE_LIMIT_LENGTH)",
-                 (unsigned long long)size, limit);
+    bloom_error err;
+    if (bloom_check_host_size(size, bf_max_filter_bytes(ctx), &err) != BLOOM_OK) {
+        bf_core_error(ctx, fn, &err);
         return NULL;
     }
     uint8_t *buf = sqlite3_malloc64(size);

@@ -36,5 +36,6 @@ TEST_LIST(probe_tests);
 TEST_LIST(state_tests);
 TEST_LIST(fold_tests);
 TEST_LIST(order_tests);
+TEST_LIST(params_tests);
 
 #endif

@@ -147,7 +147,7 @@ class Extension(unittest.TestCase):
             ("SELECT bloom_contains(?, 1)", (b"BLOM" + bytes(28),), "bloom_contains: malformed bloom filter"),
             ("SELECT bloom_contains(?, 1)", ("a filter?",), "a bloom filter is a blob, got text"),
             ("SELECT bloom_empty(10, ?)", (1.0,), "outside the open interval (0, 1)"),
-            ("SELECT bloom_empty(?)", (0,), "capacity must be positive"),
+            ("SELECT bloom_empty(?)", (0,), "capacity must be at least 1"),
             ("SELECT bloom_union(?, bloom_empty(11, 0.01, 1))", (f,), "bloom_union: incompatible bloom filters"),
             ("SELECT bloom_contains(?, 1)", (bytes(f[:-1]),), "truncated"),
         ]

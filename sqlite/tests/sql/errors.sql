@@ -49,6 +49,22 @@ SELECT length(bloom_empty(100));
 WITH RECURSIVE s(v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM s WHERE v < 100000) SELECT bloom_agg(v) FROM s;
 WITH RECURSIVE s(v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM s WHERE v < 10) SELECT bloom_agg(v, 1000, 0.01) FROM s;
 .limit length 1000000000
+-- What no row can store is refused when it is made: this filter is exactly
+-- SQLITE_LIMIT_LENGTH (10^9) bytes, and SQLite applies the limit to a row's
+-- whole record.  A filter may take the limit less 1 KiB.
+SELECT bloom_empty_mk(7999999744, 7);
+.limit length 100000
+CREATE TABLE stored (id INTEGER PRIMARY KEY, day TEXT, f BLOB);
+INSERT INTO stored VALUES (1, '2026-11-01', bloom_empty_mk(791552, 7));
+SELECT id, day, length(f) FROM stored;
+SELECT bloom_empty_mk(791553, 7);
+DROP TABLE stored;
+.limit length 1000000000
+-- A capacity given as a REAL: integral, and in range.
+SELECT length(bloom_empty(1e6)) = length(bloom_empty(1000000));
+SELECT bloom_empty(1e20);
+SELECT bloom_empty(-1e20);
+SELECT bloom_empty(2.5);
 -- Filters that cannot be combined: the message gives both sides.
 SELECT bloom_union(bloom_empty(10), bloom_empty(10, 0.001));
 SELECT bloom_intersect(bloom_empty(10, 0.01, 1), bloom_empty(10, 0.01, 2));

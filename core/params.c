@@ -1,0 +1,102 @@
+/*
+ * params.c - the one validator of the parameters a user gives: a rate, a
+ * capacity, an explicit size, an integer that arrived as a double, and the
+ * size of a new filter against what the host can store.
+ *
+ * The hosts pass SQL arguments here as they came (signed integers, doubles)
+ * and only map the status to their error mechanism, so one mistake gives
+ * one message in both engines.
+ */
+#include "internal.h"
+
+#include <inttypes.h>
+#include <math.h>
+
+bloom_status bloom_check_fpr(double fpr, bloom_error *err)
+{
+    if (!(fpr > 0 && fpr < 1)) /* also rejects NaN */
+        return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT,
+                          "false-positive rate %g is outside the open interval (0, 1)", fpr);
+    return bloom_ok(err);
+}
+
+bloom_status bloom_int64_from_double(double value, const char *what, int64_t *out,
+                                     bloom_error *err)
+{
+    if (isnan(value) || (isfinite(value) && value != trunc(value)))
+        return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT, "%s must be an integer, got %.15g", what,
+                          value);
+    /* -2^63 is exact as a double; 2^63 is the first value past the range */
+    if (!(value >= -9223372036854775808.0 && value < 9223372036854775808.0))
+        return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT,
+                          "%s %.15g is out of range (a 64-bit integer)", what, value);
+    *out = (int64_t)value;
+    return bloom_ok(err);
+}
+
+/* The format's limit, or the host's when it is smaller (0: none). */
+static uint64_t effective_max(uint64_t max_bytes)
+{
+    uint64_t format_max = BLOOM_HEADER_SIZE + BLOOM_MAX_NBITS / 8;
+    return max_bytes == 0 || max_bytes > format_max ? format_max : max_bytes;
+}
+
+bloom_status bloom_check_host_size(uint64_t bytes, uint64_t max_bytes, bloom_error *err)
+{
+    uint64_t max = effective_max(max_bytes);
+    if (bytes > max)
+        return bloom_fail(err, BLOOM_E_LIMIT,
+                          "the filter needs %" PRIu64 " bytes; a value holds at most %" PRIu64 " bytes",
+                          bytes, max);
+    if (bytes > SIZE_MAX)
+        return bloom_fail(err, BLOOM_E_LIMIT, "a filter of %" PRIu64 " bytes does not fit in memory here",
+                          bytes);
+    return bloom_ok(err);
+}
+
+/* Serialized bytes of nbits bits (bloom_serialized_size without its limits). */
+static uint64_t bytes_for(uint64_t nbits)
+{
+    return BLOOM_HEADER_SIZE + (nbits + 63) / 64 * 8;
+}
+
+bloom_status bloom_size_for_capacity(int layout, int64_t capacity, double fpr, uint64_t max_bytes,
+                                     uint64_t *nbits, unsigned *nhashes, bloom_error *err)
+{
+    if (bloom_layout_name(layout) == NULL)
+        return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT, "unknown layout %d", layout);
+    if (capacity < 1)
+        return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT, "the capacity must be at least 1, got %" PRId64,
+                          capacity);
+    bloom_status st = bloom_check_fpr(fpr, err);
+    if (st != BLOOM_OK)
+        return st;
+    /* Any filter needs at least n log2(1/p) bits: refuse what cannot fit
+     * before sizing it (the blocked layout's search would otherwise walk
+     * up to the format's 2^40 bits first). */
+    uint64_t max = effective_max(max_bytes);
+    double lower_bits = (double)capacity * log2(1.0 / fpr);
+    if (lower_bits > 8.0 * (double)(max - BLOOM_HEADER_SIZE))
+        return bloom_fail(err, BLOOM_E_LIMIT,
+                          "capacity %" PRId64 " at false-positive rate %g needs at least %.0f "
+                          "bits; a value holds at most %" PRIu64 " bytes",
+                          capacity, fpr, lower_bits, max);
+    st = bloom_params_for_capacity(layout, (uint64_t)capacity, fpr, nbits, nhashes, err);
+    if (st != BLOOM_OK)
+        return st;
+    return bloom_check_host_size(bytes_for(*nbits), max_bytes, err);
+}
+
+bloom_status bloom_size_explicit(int layout, int64_t nbits, int64_t nhashes, uint64_t max_bytes,
+                                 bloom_error *err)
+{
+    if (nbits < 1)
+        return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT, "the number of bits nbits must be at least 1, got %" PRId64,
+                          nbits);
+    if (nhashes < BLOOM_MIN_NHASHES || nhashes > BLOOM_MAX_NHASHES)
+        return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT, "the number of hash functions nhashes must be between %d and %d, got %" PRId64, BLOOM_MIN_NHASHES, BLOOM_MAX_NHASHES, nhashes);
+    bloom_status st = bloom_check_params(layout, (uint64_t)nbits, (unsigned)nhashes, err);
+    if (st != BLOOM_OK)
+        return st;
+    return bloom_check_host_size(bytes_for((uint64_t)nbits), max_bytes, err);
+}
