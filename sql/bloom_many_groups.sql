@@ -32,6 +32,19 @@ SELECT count(*) AS groups,
        count(*) FILTER (WHERE h.f = (SELECT bloom_agg(x) FROM many_groups m WHERE m.g = h.g)) AS same_as_alone
 FROM hashed h JOIN sorted s USING (g);
 
+-- A hash aggregate that spills (its hash context, our arena with it, is
+-- reset for every batch) gives the same filters.
+SET work_mem = '64kB';
+SET enable_sort = off;
+CREATE TABLE spilled AS SELECT g, bloom_agg(x) AS f FROM many_groups WHERE g < 5000 GROUP BY g;
+RESET enable_sort;
+SET work_mem = '1GB';
+SET enable_hashagg = off;
+SELECT count(*) AS groups, count(*) FILTER (WHERE p.f = s.f) AS same
+FROM spilled p JOIN (SELECT g, bloom_agg(x) AS f FROM many_groups WHERE g < 5000 GROUP BY g) s USING (g);
+RESET enable_hashagg;
+DROP TABLE spilled;
+
 -- Grouping sets (several aggregate contexts in one call site, hashed and
 -- sorted together) and a window aggregate restarted per frame.
 SET enable_sort = off;
