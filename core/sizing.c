@@ -56,7 +56,8 @@ static bloom_status classic_params(uint64_t capacity, double fpr, uint64_t *nbit
     double m = ceil(-(double)k * n / log1p(-per_probe));
     if (!(m <= (double)BLOOM_MAX_NBITS))
         return too_large(capacity, fpr, err);
-    uint64_t size = next_power_of_two(m < 1 ? 1 : m);
+    /* at least one 64-bit word: smaller sizes store the same 8 bytes */
+    uint64_t size = next_power_of_two(m < 64 ? 64 : m);
     if (size == 0 || size > BLOOM_MAX_NBITS)
         return too_large(capacity, fpr, err);
     *nbits = size;

@@ -303,7 +303,7 @@ static void test_sizing_formulas(void)
         CHECK(bloom_params_for_capacity(1, n, 0.001, &m, &k, &err) == BLOOM_OK && k == 8);
         CHECK(m % 256 == 0 && ((m / 256) & (m / 256 - 1)) == 0);
     }
-    CHECK(bloom_params_for_capacity(0, 1, 0.5, &m, &k, &err) == BLOOM_OK && m == 2 && k == 1);
+    CHECK(bloom_params_for_capacity(0, 1, 0.5, &m, &k, &err) == BLOOM_OK && m == 64 && k == 1);
     CHECK(bloom_params_for_capacity(0, 100, 1e-30, &m, &k, &err) == BLOOM_OK && k == 32);
     CHECK(bloom_params_for_capacity(0, 0, 0.01, &m, &k, &err) == BLOOM_E_INVALID_ARGUMENT);
     CHECK(strstr(err.message, "capacity") != NULL);
