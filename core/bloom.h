@@ -372,6 +372,14 @@ bloom_status bloom_builder_serialize(bloom_builder *b, void *buf, size_t len, bl
 bloom_status bloom_builder_deserialize(const bloom_allocator *alloc, const void *buf, size_t len,
                                        bloom_builder **out, bloom_error *err);
 
+/* The host's limits for the result: max_bytes as bloom_check_host_size (0:
+ * the format's), checked before the builder allocates any candidate filter;
+ * check_interrupts, when not NULL, is called between the steps of the long
+ * loops of sizing and finishing (PostgreSQL's CHECK_FOR_INTERRUPTS, which
+ * does not return when the query is cancelled). */
+void bloom_builder_set_host(bloom_builder *b, uint64_t max_bytes, void (*check_interrupts)(void *),
+                            void *interrupt_ctx);
+
 /* Size of the final filter in bytes (compacts and sizes; call before
  * bloom_builder_finish to allocate its buffer). */
 bloom_status bloom_builder_result_size(bloom_builder *b, size_t *out, bloom_error *err);

@@ -247,16 +247,32 @@ bloom_status builder_visit_all(const bloom_builder *b, batch_visitor visit, void
     return st;
 }
 
+struct filling {
+    const bloom_builder *b;
+    bloom_filter *f;
+};
+
 static bloom_status add_to_filter(void *ctx, const uint64_t *hashes, size_t n, bloom_error *err)
 {
+    struct filling *fill = ctx;
     (void)err;
-    bloom_add_hashes(ctx, hashes, n);
+    builder_check_interrupts(fill->b); /* once a chunk: a filter of 10^9 values takes seconds */
+    bloom_add_hashes(fill->f, hashes, n);
     return BLOOM_OK;
 }
 
 void builder_add_all(const bloom_builder *b, bloom_filter *f)
 {
-    builder_visit_all(b, add_to_filter, f, NULL);
+    struct filling fill = {b, f};
+    builder_visit_all(b, add_to_filter, &fill, NULL);
+}
+
+void bloom_builder_set_host(bloom_builder *b, uint64_t max_bytes, void (*check_interrupts)(void *),
+                            void *interrupt_ctx)
+{
+    b->max_bytes = max_bytes;
+    b->check_interrupts = check_interrupts;
+    b->interrupt_ctx = interrupt_ctx;
 }
 
 static bloom_status add_to_builder(void *ctx, const uint64_t *hashes, size_t n, bloom_error *err)

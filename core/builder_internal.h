@@ -90,6 +90,9 @@ struct bloom_builder {
     /* dedup and sort scratch, kept across calls */
     void *scratch;
     size_t scratch_size;
+    uint64_t max_bytes;                /* the host's largest filter (0: the format's) */
+    void (*check_interrupts)(void *);  /* may not return (PostgreSQL raises) */
+    void *interrupt_ctx;
     bool sized; /* nbits/nhashes below are valid for the current set */
     uint64_t nbits;
     unsigned nhashes;
@@ -103,6 +106,12 @@ static inline void *builder_allocate(const bloom_builder *b, size_t size)
     if (p != NULL)
         bloom_advise_huge_pages(p, size);
     return p;
+}
+
+static inline void builder_check_interrupts(const bloom_builder *b)
+{
+    if (b->check_interrupts != NULL)
+        b->check_interrupts(b->interrupt_ctx);
 }
 
 static inline void builder_release(const bloom_builder *b, void *ptr)

@@ -52,6 +52,11 @@ bloom_status builder_choose_size(bloom_builder *b, bloom_error *err)
     bloom_status st = bloom_params_for_capacity(b->layout, n ? n : 1, b->fpr, &nbits, &nhashes, err);
     if (st != BLOOM_OK)
         return st;
+    /* the host's limit before any candidate is allocated: a rate of 1e-18
+     * in the blocked layout asks for gigabytes for a few values */
+    st = bloom_check_host_size(bloom_serialized_size(nbits), b->max_bytes, err);
+    if (st != BLOOM_OK)
+        return st;
     if (n <= VERIFY_LIMIT) {
         /* At small counts one filter's rate strays from the model's; try
          * the next class (twice as large) until the rate of the bits
@@ -73,8 +78,11 @@ bloom_status builder_choose_size(bloom_builder *b, bloom_error *err)
             builder_release(b, buf);
             if (st != BLOOM_OK)
                 return st;
-            if (fits || (double)nbits * 2 > limit || nbits * 2 > BLOOM_MAX_NBITS)
+            if (fits || (double)nbits * 2 > limit || nbits * 2 > BLOOM_MAX_NBITS ||
+                bloom_check_host_size(bloom_serialized_size(nbits * 2), b->max_bytes, NULL) !=
+                    BLOOM_OK)
                 break;
+            builder_check_interrupts(b);
             nbits *= 2;
         }
     }

@@ -21,6 +21,7 @@
 #include "bloomfilter.h"
 
 #include "utils/expandeddatum.h"
+#include "miscadmin.h"
 
 PG_FUNCTION_INFO_V1(bloom_agg_trans);
 PG_FUNCTION_INFO_V1(bloom_agg_combine);
@@ -142,6 +143,14 @@ bloom_agg_combine(PG_FUNCTION_ARGS)
 }
 
 /* bloom_agg_final(state bloom_builder) -> bloom (strict) */
+/* The core's cancel hook: a cancelled query does not return from here. */
+static void
+bloom_check_for_interrupts(void *ctx)
+{
+	(void) ctx;
+	CHECK_FOR_INTERRUPTS();
+}
+
 Datum
 bloom_agg_final(PG_FUNCTION_ARGS)
 {
@@ -153,6 +162,7 @@ bloom_agg_final(PG_FUNCTION_ARGS)
 	struct varlena *result;
 
 	/* Sizing compacts the builder's array: the set, the value, is unchanged. */
+	bloom_builder_set_host(b, BLOOM_PG_MAX_FILTER_BYTES, bloom_check_for_interrupts, NULL);
 	if (bloom_builder_result_size(b, &size, &err) != BLOOM_OK)
 		bloom_raise(&err, BLOOM_SOURCE_BINARY, "bloom filter");
 	bloom_check(bloom_check_host_size(size, BLOOM_PG_MAX_FILTER_BYTES, &err), &err, NULL);

@@ -48,4 +48,16 @@ SELECT i.layout, i.nbits, i.bits_set, i.fill = i.bits_set::float8 / i.nbits AS f
        i.est_cardinality IS NOT DISTINCT FROM bloom_cardinality(f) AS cardinality_agrees,
        i.est_fpr = bloom_fpr(f) AS fpr_agrees
 FROM f, LATERAL bloom_info(f) i ORDER BY i.nbits;
+
+-- Issue 10, defect 1: any user's settings cannot make the self-sizing builder
+-- allocate past a value's limit (this took 22 s and 8 GB before): the size is
+-- checked before any candidate filter is built, and the error is immediate.
+SET bloomfilter.default_layout = 'blocked';
+SET bloomfilter.default_fpr = 1e-18;
+SET statement_timeout = '5s';
+SELECT try_sql('SELECT bloom_agg(i) FROM generate_series(1, 200) i');
+SELECT try_sql('SELECT bloom_agg(i) FROM generate_series(1, 70000) i');
+RESET statement_timeout;
+RESET bloomfilter.default_fpr;
+RESET bloomfilter.default_layout;
 DROP FUNCTION try_sql(text);

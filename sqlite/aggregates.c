@@ -57,6 +57,9 @@ void bf_agg_final(sqlite3_context *ctx)
     bloom_error err;
     size_t size;
     bloom_filter f;
+    /* no cancel hook: SQLite 3.40 has no sqlite3_is_interrupted; the limit
+     * bounds the work, and an interrupt stops the statement between rows */
+    bloom_builder_set_host(b, bf_max_filter_bytes(ctx), NULL, NULL);
     if (bloom_builder_result_size(b, &size, &err) != BLOOM_OK) {
         bf_core_error(ctx, fn, &err);
     } else {
