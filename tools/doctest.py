@@ -1,0 +1,548 @@
+#!/usr/bin/python3
+"""Runs every fenced example of README.md and docs/*.md, so the docs cannot
+drift from the code (`tools/suites/66-docs.sh`, part of `make test`).
+
+    tools/doctest.py [--engines sqlite,pg] [--verbose] [FILE.md ...]
+
+Every fenced block is one test.  What a block is comes from its language and
+from an optional annotation, an HTML comment on the line right above the fence
+(invisible on GitHub):
+
+    <!-- doctest: pg -->                      ```sql, PostgreSQL only
+    <!-- doctest: sqlite pg -->               ```sql, both engines
+
+  sql     Run statement by statement in each engine it targets: by default the
+          engine of the page (docs/SQLITE.md: sqlite, docs/POSTGRESQL.md: pg,
+          any other page: both).  Each run starts from a fresh database holding
+          the fixture (tools/doctest/fixture-sqlite.sql, fixture-pg.sql: tables
+          customers, orders, visits, small, big, sales) and the loaded extension
+          (unless the block loads it itself: `.load build/bloomfilter`,
+          `CREATE EXTENSION bloomfilter`).  Every statement must succeed, except
+          one followed by a comment `-- error: TEXT` (on its line or the next),
+          which must fail with a message containing TEXT.  SQLite runs through
+          Debian's /usr/bin/python3 sqlite3 module (`.load PATH` is the only
+          dot-command); PostgreSQL through psql in the cluster of PGHOST/PGPORT
+          (the suite runs this under pg_virtualenv).
+  sh      Run by bash -e in the page's scratch directory: a copy of the tree
+  python  (tracked and untracked files), with build/bloomfilter.so and app.db
+          (an SQLite database of the fixture).  Python is /usr/bin/python3.
+  c, any  Need an annotation:
+          file="NAME"     write the block to NAME in the scratch directory
+                          before the page's blocks run (a later sh block
+                          compiles it; the test fails unless a block that
+                          names NAME passes);
+          output="CMD"    the block is (part of) what CMD prints in the scratch
+                          directory, whitespace aside;
+          skip="REASON"   not run; the reason is printed.  Keep these few.
+
+Further annotation words:
+          omit-line="TEXT" reason="R"  an sh block runs without the lines that
+                          start with TEXT (e.g. `make test`, which would recurse)
+          replace="OLD=>NEW"  (repeatable) substitute before running; NEW may
+                          name environment variables ($PGHOST): for placeholders
+                          such as a remote server's host name
+          own-tables      the block makes its own tables: its database
+                          starts without the fixture
+          sqlite, pg      (sh, python) the block needs this engine: not run
+                          when it is not selected (default: the page's)
+          database="NAME" (pg) create database NAME (the fixture and the
+                          extension) first, e.g. the remote side of postgres_fdw
+
+A fenced block of any other kind, or one without a classification, fails.
+Ends with "docs: N passed, M failed" and exits 1 on any failure.
+"""
+import argparse
+import glob
+import os
+import re
+import shlex
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIXTURES = os.path.join(ROOT, 'tools', 'doctest')
+SQLITE_LIB = os.path.join(ROOT, 'build', 'bloomfilter')
+PAGE_ENGINE = {'docs/SQLITE.md': ['sqlite'], 'docs/POSTGRESQL.md': ['pg']}
+SQL_LANGS = {'sql'}
+SH_LANGS = {'sh', 'bash', 'shell'}
+PY_LANGS = {'python', 'python3', 'py'}
+TIMEOUT = 300
+
+
+class Block:
+    def __init__(self, page, line, lang, text, notes):
+        self.page, self.line, self.lang, self.text, self.notes = page, line, lang, text, notes
+
+    @property
+    def name(self):
+        return f'{self.page}:{self.line} {self.lang or "(no language)"}'
+
+
+class DocError(Exception):
+    pass
+
+
+# ---- markdown -------------------------------------------------------------
+
+FENCE = re.compile(r'^( *)(`{3,}|~{3,})\s*([^`\s]*)[^`]*$')
+NOTE = re.compile(r'^\s*<!--\s*doctest:(.*?)-->\s*$')
+
+
+def parse_note(text):
+    """'pg database="dw" replace="a=>b"' -> {'engines': [...], key: value/list}."""
+    notes = {'engines': [], 'replace': []}
+    for word in shlex.split(text):
+        if '=' in word:
+            key, value = word.split('=', 1)
+            if key == 'replace':
+                notes['replace'].append(value)
+            elif key in ('file', 'output', 'skip', 'omit-line', 'reason', 'database'):
+                notes[key] = value
+            else:
+                raise DocError(f'unknown doctest annotation {key!r}')
+        elif word in ('sqlite', 'pg'):
+            notes['engines'].append(word)
+        elif word == 'own-tables':
+            notes['own-tables'] = True
+        else:
+            raise DocError(f'unknown doctest annotation {word!r}')
+    return notes
+
+
+def blocks_of(page):
+    path = os.path.join(ROOT, page)
+    with open(path, encoding='utf-8') as f:
+        lines = f.read().split('\n')
+    blocks, i = [], 0
+    while i < len(lines):
+        m = FENCE.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        indent, fence, lang = len(m.group(1)), m.group(2), m.group(3).lower()
+        start = i
+        body = []
+        i += 1
+        while i < len(lines) and not re.match(r'^ *' + re.escape(fence[0]) + '{%d,}\\s*$' % len(fence), lines[i]):
+            body.append(lines[i][indent:] if lines[i][:indent].strip() == '' else lines[i])
+            i += 1
+        i += 1
+        # The annotation: the nearest non-blank line above the fence.
+        j = start - 1
+        while j >= 0 and lines[j].strip() == '':
+            j -= 1
+        note_text = ''
+        if j >= 0:
+            n = NOTE.match(lines[j])
+            if n:
+                note_text = n.group(1)
+        try:
+            notes = parse_note(note_text)
+        except DocError as e:
+            notes = {'engines': [], 'replace': [], 'invalid': str(e)}
+        blocks.append(Block(page, start + 1, lang, '\n'.join(body) + '\n', notes))
+    return blocks
+
+
+# ---- SQL statements -------------------------------------------------------
+
+def split_sql(text):
+    """Statements of a script, each (sql, expected_error or None).  Knows
+    quotes, comments, dollar quotes, sqlite dot-commands and psql
+    backslash commands (each a line of its own)."""
+    stmts = []
+    cur = []
+    i, n = 0, len(text)
+    at_start = True
+
+    def flush():
+        sql = ''.join(cur).strip()
+        cur.clear()
+        if strip_comments(sql).strip():
+            stmts.append([sql, None])
+
+    while i < n:
+        c = text[i]
+        if at_start and c in ' \t\n':
+            cur.append(c)
+            i += 1
+            continue
+        if at_start and c in '.\\' and (i == 0 or text[i - 1] == '\n' or ''.join(cur).strip() == ''):
+            end = text.find('\n', i)
+            end = n if end < 0 else end
+            cur.append(text[i:end])
+            flush()
+            i = end
+            continue
+        if c == '-' and text.startswith('--', i):
+            end = text.find('\n', i)
+            end = n if end < 0 else end
+            comment = text[i + 2:end].strip()
+            if comment.startswith('error:') and stmts and at_start:
+                stmts[-1][1] = comment[len('error:'):].strip()
+            elif not at_start:
+                cur.append(text[i:end])
+            i = end
+            continue
+        at_start = False
+        if c == '/' and text.startswith('/*', i):
+            end = text.find('*/', i + 2)
+            end = n if end < 0 else end + 2
+            cur.append(text[i:end])
+            i = end
+        elif c in '\'"':
+            j = i + 1
+            while j < n:
+                if text[j] == c:
+                    if j + 1 < n and text[j + 1] == c:
+                        j += 2
+                        continue
+                    break
+                j += 1
+            cur.append(text[i:j + 1])
+            i = j + 1
+        elif c == '$':
+            m = re.match(r'\$([A-Za-z_][A-Za-z_0-9]*)?\$', text[i:])
+            if m:
+                tag = m.group(0)
+                end = text.find(tag, i + len(tag))
+                end = n if end < 0 else end + len(tag)
+                cur.append(text[i:end])
+                i = end
+            else:
+                cur.append(c)
+                i += 1
+        elif c == ';':
+            cur.append(c)
+            flush()
+            at_start = True
+            i += 1
+        else:
+            cur.append(c)
+            i += 1
+    if not at_start:
+        raise DocError(f'statement without a final semicolon: {"".join(cur).strip()[:80]!r}')
+    return [tuple(s) for s in stmts]
+
+
+def strip_comments(sql):
+    return re.sub(r'--[^\n]*', '', sql)
+
+
+def substitute(text, notes):
+    for rule in notes['replace']:
+        if '=>' not in rule:
+            raise DocError(f'replace={rule!r} needs OLD=>NEW')
+        old, new = rule.split('=>', 1)
+        if old not in text:
+            raise DocError(f'replace: {old!r} is not in the block')
+        text = text.replace(old, os.path.expandvars(new))
+    return text
+
+
+# ---- engines --------------------------------------------------------------
+
+def fixture(engine):
+    with open(os.path.join(FIXTURES, f'fixture-{engine}.sql'), encoding='utf-8') as f:
+        return f.read()
+
+
+def sqlite_fixture_db(path):
+    db = sqlite3.connect(path, isolation_level=None)
+    db.executescript(fixture('sqlite'))
+    db.close()
+
+
+def run_sqlite(stmts, notes, log):
+    db = sqlite3.connect(':memory:', isolation_level=None)
+    if 'own-tables' not in notes:
+        db.executescript(fixture('sqlite'))
+    if not any(s.lstrip().startswith('.load') for s, _ in stmts):
+        db.enable_load_extension(True)
+        db.load_extension(SQLITE_LIB)
+        db.enable_load_extension(False)
+    try:
+        for sql, want_error in stmts:
+            log.append(f'sqlite> {sql}')
+            if sql.startswith('.'):
+                words = shlex.split(sql)
+                if words[0] != '.load' or len(words) != 2:
+                    raise DocError(f'unsupported sqlite3 dot-command: {sql}')
+                db.enable_load_extension(True)
+                db.load_extension(words[1])
+                db.enable_load_extension(False)
+                continue
+            try:
+                rows = db.execute(sql).fetchall()
+            except sqlite3.Error as e:
+                if want_error is not None and want_error in str(e):
+                    log.append(f'  error as documented: {e}')
+                    continue
+                raise DocError(f'{sql}\n  failed: {e}' +
+                               (f'\n  documented error: {want_error}' if want_error else ''))
+            if want_error is not None:
+                raise DocError(f'{sql}\n  succeeded; the docs say it fails with: {want_error}')
+            for row in rows[:5]:
+                log.append('  ' + '|'.join(summarize(v) for v in row))
+    finally:
+        db.close()
+
+
+def summarize(value):
+    if isinstance(value, bytes):
+        return f'<blob {len(value)} bytes>'
+    return str(value)
+
+
+def psql(args, script=None):
+    return subprocess.run(['psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1'] + args,
+                          input=script, capture_output=True, text=True, timeout=TIMEOUT)
+
+
+class Postgres:
+    def __init__(self):
+        self.count = 0
+        r = psql(['-d', 'postgres', '-c', 'DROP DATABASE IF EXISTS doctest_fixture',
+                  '-c', 'CREATE DATABASE doctest_fixture',
+                  '-c', 'DROP DATABASE IF EXISTS doctest_empty',
+                  '-c', 'CREATE DATABASE doctest_empty'])
+        if r.returncode == 0:
+            r = psql(['-d', 'doctest_fixture'], fixture('pg'))
+        if r.returncode != 0:
+            raise SystemExit(f'doctest: cannot create the PostgreSQL fixture: {r.stderr}')
+
+    def fresh_db(self, name, with_extension, template='doctest_fixture'):
+        r = psql(['-d', 'postgres', '-c', f'DROP DATABASE IF EXISTS {name}',
+                  '-c', f'CREATE DATABASE {name} TEMPLATE {template}'])
+        if r.returncode == 0 and with_extension:
+            r = psql(['-d', name, '-c', 'CREATE EXTENSION bloomfilter'])
+        if r.returncode != 0:
+            raise DocError(f'cannot create database {name}: {r.stderr.strip()}')
+
+    def run(self, stmts, notes, log):
+        self.count += 1
+        db = f'doctest_{self.count}'
+        creates = any(re.match(r'(?is)\s*create\s+extension\s+(if\s+not\s+exists\s+)?bloomfilter\b', s)
+                      for s, _ in stmts)
+        self.fresh_db(db, not creates,
+                      'doctest_empty' if 'own-tables' in notes else 'doctest_fixture')
+        if 'database' in notes:
+            self.fresh_db(notes['database'], True)
+        script = ['\\set ON_ERROR_STOP 0', '\\pset pager off']
+        for i, (sql, _) in enumerate(stmts):
+            if sql.startswith('\\'):
+                script.append(sql)
+                continue
+            script += [f'\\echo @@doctest {i}', sql,
+                       '\\if :ERROR', f'\\echo @@doctest-error {i} :LAST_ERROR_MESSAGE', '\\endif']
+        r = psql(['-d', db, '-A'], '\n'.join(script) + '\n')
+        errors = {}
+        seen = set()
+        for line in r.stdout.split('\n'):
+            m = re.match(r'@@doctest-error (\d+) (.*)', line)
+            if m:
+                errors[int(m.group(1))] = m.group(2)
+                continue
+            m = re.match(r'@@doctest (\d+)$', line)
+            if m:
+                seen.add(int(m.group(1)))
+                log.append(f'pg> {stmts[int(m.group(1))][0]}')
+            elif line:
+                log.append('  ' + line[:200])
+        for i, (sql, want_error) in enumerate(stmts):
+            if sql.startswith('\\'):
+                continue
+            if i not in seen:
+                raise DocError(f'{sql}\n  never ran (psql: {r.stderr.strip()[-500:]})')
+            got = errors.get(i)
+            if got is not None and not (want_error is not None and want_error in got):
+                raise DocError(f'{sql}\n  failed: {got}' +
+                               (f'\n  documented error: {want_error}' if want_error else ''))
+            if got is None and want_error is not None:
+                raise DocError(f'{sql}\n  succeeded; the docs say it fails with: {want_error}')
+        psql(['-d', 'postgres', '-c', f'DROP DATABASE IF EXISTS {db}'])
+
+
+# ---- the scratch directory of a page --------------------------------------
+
+def make_scratch(page):
+    scratch = tempfile.mkdtemp(prefix='doctest-' + re.sub(r'\W', '_', page) + '-')
+    files = subprocess.run(['git', 'ls-files', '-co', '--exclude-standard'], cwd=ROOT,
+                           capture_output=True, text=True, check=True).stdout.split('\n')
+    for rel in files:
+        src = os.path.join(ROOT, rel)
+        if rel and os.path.isfile(src):
+            dst = os.path.join(scratch, rel)
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            shutil.copy2(src, dst)
+    os.makedirs(os.path.join(scratch, 'build'), exist_ok=True)
+    shutil.copy2(SQLITE_LIB + '.so', os.path.join(scratch, 'build', 'bloomfilter.so'))
+    sqlite_fixture_db(os.path.join(scratch, 'app.db'))
+    return scratch
+
+
+def run_program(argv, scratch, log):
+    # A fresh Debian's PATH (no pyenv or /opt shims ahead of /usr/bin) and no
+    # package index: what a user of the docs has on the CI machine.
+    env = dict(os.environ, LC_ALL='C', PIP_NO_INDEX='1',
+               PATH='/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin')
+    r = subprocess.run(argv, cwd=scratch, capture_output=True, text=True, timeout=TIMEOUT,
+                       env=env)
+    out = (r.stdout + r.stderr).strip().split('\n')
+    log.extend('  ' + line for line in out[-30:])
+    if r.returncode != 0:
+        raise DocError(f'exit status {r.returncode}:\n' + '\n'.join('  ' + l for l in out[-30:]))
+    return r.stdout
+
+
+# ---- main -----------------------------------------------------------------
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--engines', default='sqlite,pg')
+    ap.add_argument('--verbose', action='store_true')
+    ap.add_argument('pages', nargs='*')
+    args = ap.parse_args()
+    engines = set(args.engines.split(','))
+    pages = args.pages or ['README.md'] + sorted(
+        os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, 'docs', '*.md')))
+    pg = Postgres() if 'pg' in engines else None
+
+    passed = failed = 0
+    per_engine = {'sqlite': 0, 'pg': 0, 'sh': 0, 'python': 0, 'file': 0, 'output': 0}
+    exceptions = []
+
+    def result(block, ok, what, detail='', log=()):
+        nonlocal passed, failed
+        if ok:
+            passed += 1
+            print(f'ok   {block.name} {what}')
+            if args.verbose:
+                print('\n'.join('       ' + l for l in log))
+        else:
+            failed += 1
+            print(f'FAIL {block.name} {what}')
+            print('\n'.join('       ' + l for l in detail.rstrip().split('\n')))
+
+    for page in pages:
+        blocks = blocks_of(page)
+        if not blocks:
+            continue
+        scratch = None
+        files = {}
+        file_used = {}
+        for b in blocks:
+            if 'file' in b.notes:
+                if scratch is None:
+                    scratch = make_scratch(page)
+                with open(os.path.join(scratch, b.notes['file']), 'w', encoding='utf-8') as f:
+                    f.write(b.text)
+                files[b.notes['file']] = b
+                file_used[b.notes['file']] = False
+        outputs = {}
+        for b in blocks:
+            notes = b.notes
+            log = []
+            try:
+                if 'invalid' in notes:
+                    raise DocError(notes['invalid'])
+                if 'skip' in notes:
+                    exceptions.append(f'{b.name}: {notes["skip"]}')
+                    print(f'skip {b.name}: {notes["skip"]}')
+                    continue
+                if 'file' in notes:
+                    continue  # judged below, by the blocks that use it
+                if 'output' in notes:
+                    cmd = notes['output']
+                    if scratch is None:
+                        scratch = make_scratch(page)
+                    if cmd not in outputs:
+                        outputs[cmd] = run_program(['bash', '-e', '-c', cmd], scratch, [])
+                    if ' '.join(b.text.split()) not in ' '.join(outputs[cmd].split()):
+                        raise DocError(f'not in the output of {cmd!r}:\n{b.text}')
+                    per_engine['output'] += 1
+                    result(b, True, f'[output of {cmd}]')
+                    continue
+                text = substitute(b.text, notes)
+                if b.lang in SQL_LANGS:
+                    targets = notes['engines'] or PAGE_ENGINE.get(page, ['sqlite', 'pg'])
+                    stmts = split_sql(text)
+                    if not stmts:
+                        raise DocError('no statement')
+                    ran = []
+                    for engine in targets:
+                        if engine not in engines:
+                            continue
+                        if engine == 'sqlite':
+                            run_sqlite(stmts, notes, log)
+                        else:
+                            pg.run(stmts, notes, log)
+                        per_engine[engine] += 1
+                        ran.append(engine)
+                    if not ran:
+                        print(f'---- {b.name}: not run ({"/".join(targets)} not selected)')
+                        continue
+                    result(b, True, f'[{" ".join(ran)}]', log=log)
+                elif b.lang in SH_LANGS or b.lang in PY_LANGS:
+                    needs = notes['engines'] or PAGE_ENGINE.get(page, [])
+                    if needs and not set(needs) & engines:
+                        print(f'---- {b.name}: not run (needs {"/".join(needs)}, not selected)')
+                        for name in files:
+                            if name in b.text:
+                                file_used[name] = file_used[name] or None
+                        continue
+                    if scratch is None:
+                        scratch = make_scratch(page)
+                    if b.lang in SH_LANGS:
+                        if 'omit-line' in notes:
+                            if 'reason' not in notes:
+                                raise DocError('omit-line needs a reason')
+                            lines = text.split('\n')
+                            kept = [l for l in lines if not l.lstrip().startswith(notes['omit-line'])]
+                            if len(kept) == len(lines):
+                                raise DocError(f'omit-line: no line starts with {notes["omit-line"]!r}')
+                            text = '\n'.join(kept)
+                            exceptions.append(f'{b.name}: line "{notes["omit-line"]}" not run: {notes["reason"]}')
+                            print(f'omit {b.name}: line "{notes["omit-line"]}" not run: {notes["reason"]}')
+                        argv, kind = ['bash', '-e', '-o', 'pipefail', '-c', text], 'sh'
+                    else:
+                        argv, kind = ['/usr/bin/python3', '-c', text], 'python'
+                    run_program(argv, scratch, log)
+                    for name in files:
+                        if name in b.text:
+                            file_used[name] = True
+                    per_engine[kind] += 1
+                    result(b, True, f'[{kind}]', log=log)
+                else:
+                    raise DocError('a fenced block needs a language this runner runs (sql, sh, '
+                                   'python) or an annotation: <!-- doctest: file="NAME" | '
+                                   'output="COMMAND" | skip="REASON" --> (see tools/doctest.py)')
+            except DocError as e:
+                result(b, False, '', str(e))
+            except (subprocess.TimeoutExpired, sqlite3.Error, OSError) as e:
+                result(b, False, '', f'{type(e).__name__}: {e}')
+        for name, b in files.items():
+            if file_used[name] is None:
+                continue  # its block needs an engine not selected
+            if file_used[name]:
+                per_engine['file'] += 1
+                result(b, True, f'[file {name}, used by a passing block]')
+            else:
+                result(b, False, f'[file {name}]', 'no passing block of this page uses it')
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+    print('docs: examples run: ' + ', '.join(f'{k} {v}' for k, v in per_engine.items()))
+    if exceptions:
+        print(f'docs: {len(exceptions)} exception(s), not run:')
+        for e in exceptions:
+            print('  ' + e)
+    print(f'docs: {passed} passed, {failed} failed')
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
