@@ -22,6 +22,7 @@ run_suite() {
     local name=$1; shift
     local log=build/test-$name.log
     echo "=== $name: $*"
+    local start=$SECONDS
     "$@" 2>&1 | tee "$log"
     local rc=${PIPESTATUS[0]}
     local line
@@ -34,7 +35,7 @@ run_suite() {
     fi
     passed=$((passed + p))
     failed=$((failed + f))
-    summary+=("$(printf '%-8s %5d passed, %d failed (exit %d)' "$name" "$p" "$f" "$rc")")
+    summary+=("$(printf '%-8s %5d passed, %d failed (exit %d, %d s)' "$name" "$p" "$f" "$rc" $((SECONDS - start)))")
 }
 
 for suite in tools/suites/*.sh; do
