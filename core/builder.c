@@ -234,8 +234,11 @@ bloom_status builder_visit_all(const bloom_builder *b, batch_visitor visit, void
         st = visit(ctx, b->store->pending, b->store->npending, err);
     for (unsigned i = 0; b->store && i < NPARTS && st == BLOOM_OK; i++) {
         const part *p = &b->store->parts[i];
-        for (const chunk *c = p->first; c != NULL && st == BLOOM_OK; c = c->next)
+        for (const chunk *c = p->first; c != NULL && st == BLOOM_OK; c = c->next) {
+            /* once a chunk: filling, merging or serializing 10^9 hashes takes seconds */
+            builder_check_interrupts(b);
             st = visit(ctx, c->hashes, chunk_length(p, c), err);
+        }
     }
     for (size_t i = 0; i < b->front_slots && st == BLOOM_OK; i++)
         if (b->front[i] != 0)
@@ -247,24 +250,16 @@ bloom_status builder_visit_all(const bloom_builder *b, batch_visitor visit, void
     return st;
 }
 
-struct filling {
-    const bloom_builder *b;
-    bloom_filter *f;
-};
-
 static bloom_status add_to_filter(void *ctx, const uint64_t *hashes, size_t n, bloom_error *err)
 {
-    struct filling *fill = ctx;
     (void)err;
-    builder_check_interrupts(fill->b); /* once a chunk: a filter of 10^9 values takes seconds */
-    bloom_add_hashes(fill->f, hashes, n);
+    bloom_add_hashes(ctx, hashes, n);
     return BLOOM_OK;
 }
 
 void builder_add_all(const bloom_builder *b, bloom_filter *f)
 {
-    struct filling fill = {b, f};
-    builder_visit_all(b, add_to_filter, &fill, NULL);
+    builder_visit_all(b, add_to_filter, f, NULL);
 }
 
 void bloom_builder_set_host(bloom_builder *b, uint64_t max_bytes, void (*check_interrupts)(void *),

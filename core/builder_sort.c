@@ -358,6 +358,7 @@ bloom_status part_dedup(bloom_builder *b, part *p, bloom_error *err)
     const size_t n = part_count(p), prefix = p->settled, tail = n - prefix;
     if (tail == 0)
         return BLOOM_OK;
+    builder_check_interrupts(b); /* a partition's pass sorts up to 1/256 of the set */
     store *s = b->store;
     size_t m;
     bloom_status st = gather_tail(b, p, s->skip, &m, err);

@@ -5,6 +5,7 @@
 #include "util.h"
 
 #include <math.h>
+#include <setjmp.h>
 #include <string.h>
 
 static uint8_t *finish(bloom_builder *b, bloom_filter *f)
@@ -373,7 +374,88 @@ static void test_memory_after_repeats_return(void)
     CHECK(heap.live == 0);
 }
 
+/* The host's cancel hook: called in every long step (partition passes,
+ * filling, merging, serializing), and it may leave by longjmp as
+ * PostgreSQL's ereport does, after which the builder is still destroyable. */
+typedef struct cancel_probe {
+    unsigned calls;
+    unsigned leave_after; /* 0: never */
+    jmp_buf *jump;
+} cancel_probe;
+
+static void count_call(void *ctx)
+{
+    cancel_probe *probe = ctx;
+    probe->calls++;
+    if (probe->leave_after != 0 && probe->calls == probe->leave_after)
+        longjmp(*probe->jump, 1);
+}
+
+static bloom_builder *builder_of(bloom_allocator *alloc, cancel_probe *probe, uint64_t stream,
+                                 uint64_t n)
+{
+    bloom_builder *b;
+    if (bloom_builder_create(alloc, 0, 0.01, 0, &b, NULL) != BLOOM_OK)
+        abort();
+    bloom_builder_set_host(b, 0, count_call, probe);
+    for (uint64_t i = 0; i < n; i++)
+        if (bloom_builder_add_hash(b, key_at(stream, i), NULL) != BLOOM_OK)
+            abort();
+    return b;
+}
+
+static void test_cancel_hook(void)
+{
+    enum { N = 1000000 };
+    counting_heap heap = {0, 0, -1};
+    bloom_allocator alloc = counting_allocator(&heap);
+    cancel_probe probe = {0, 0, NULL};
+
+    bloom_builder *b = builder_of(&alloc, &probe, 96, N);
+    unsigned before = probe.calls;
+    uint64_t distinct;
+    CHECK(bloom_builder_distinct(b, &distinct, NULL) == BLOOM_OK && distinct == N);
+    CHECK_MSG(probe.calls > before, "the partition passes never called the hook");
+
+    bloom_builder *other = builder_of(&alloc, &probe, 97, N);
+    before = probe.calls;
+    CHECK(bloom_builder_merge(b, other, NULL) == BLOOM_OK);
+    CHECK_MSG(probe.calls > before, "merging never called the hook");
+    bloom_builder_destroy(other);
+
+    size_t len;
+    CHECK(bloom_builder_serialized_size(b, &len, NULL) == BLOOM_OK);
+    uint8_t *state = malloc(len);
+    before = probe.calls;
+    CHECK(bloom_builder_serialize(b, state, len, NULL) == BLOOM_OK);
+    CHECK_MSG(probe.calls > before, "serializing never called the hook");
+    free(state);
+
+    before = probe.calls;
+    bloom_filter f;
+    free(finish(b, &f));
+    CHECK_MSG(probe.calls > before, "sizing and filling never called the hook");
+    bloom_builder_destroy(b);
+
+    /* Cancelled in the middle of the final build: nothing leaks once the
+     * host frees the builder. */
+    jmp_buf jump;
+    probe = (cancel_probe){0, 0, &jump};
+    b = builder_of(&alloc, &probe, 98, N);
+    CHECK(bloom_builder_result_size(b, &len, NULL) == BLOOM_OK);
+    uint8_t *buf = malloc(len);
+    probe.leave_after = probe.calls + 2;
+    if (setjmp(jump) == 0) {
+        (void)bloom_builder_finish(b, buf, len, &f, NULL);
+        CHECK_MSG(0, "the hook's longjmp never happened while filling");
+    }
+    free(buf);
+    bloom_builder_destroy(b);
+    CHECK(heap.live == 0);
+}
+
 const test_case builder_tests[] = {
+    {"builder: the cancel hook runs in every long step, and may longjmp", test_cancel_hook},
     {"builder: size and rate targets at 1, 100, 10^4 values", test_targets_small},
     {"builder: size and rate targets at 10^6, 10^7 values", test_targets_large},
     {"builder: blocked layout targets", test_targets_blocked},
