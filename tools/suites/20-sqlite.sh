@@ -73,24 +73,38 @@ fi
 # Memory errors and leaks of the extension: every script under valgrind,
 # with the same expected output.  The shell's own allocations are still
 # reachable at exit, so only definite and indirect leaks count.
+valgrind_script() { # NAME: exit 0 when clean and the output is the expected one
+    local name=$1 log=$out/$1.valgrind
+    # The shell itself exits 1 after a script with SQL errors; valgrind
+    # findings exit 99.
+    stdbuf -o0 valgrind -q --error-exitcode=99 --leak-check=full \
+        --errors-for-leak-kinds=definite,indirect --log-file="$log" \
+        sqlite3 -batch :memory: <"sqlite/tests/sql/$name.sql" >"$out/$name.vg.out" 2>&1
+    [ $? -ne 99 ] && [ ! -s "$log" ] &&
+        diff -q "sqlite/tests/expected/$name.out" "$out/$name.vg.out" >/dev/null
+}
 if command -v valgrind >/dev/null; then
-    for script in sqlite/tests/sql/*.sql; do
-        name=$(basename "$script" .sql)
-        log=$out/$name.valgrind
-        # The shell itself exits 1 after a script with SQL errors; valgrind
-        # findings exit 99.
-        stdbuf -o0 valgrind -q --error-exitcode=99 --leak-check=full \
-            --errors-for-leak-kinds=definite,indirect --log-file="$log" \
-            sqlite3 -batch :memory: <"$script" >"$out/$name.vg.out" 2>&1
-        rc=$?
-        if [ "$rc" -ne 99 ] && [ ! -s "$log" ] &&
-            diff -q sqlite/tests/expected/$name.out "$out/$name.vg.out" >/dev/null; then
+    # Two at a time (valgrind runs one thread): the slowest step of make test.
+    declare -A running=() # pid -> script name
+    collect() {
+        local pid
+        wait -n -p pid "${!running[@]}"
+        local rc=$? name=${running[$pid]}
+        unset "running[$pid]"
+        if [ $rc -eq 0 ]; then
             pass "valgrind $name"
         else
-            fail "valgrind $name (see $log)"
-            head -n 30 "$log"
+            fail "valgrind $name (see $out/$name.valgrind)"
+            head -n 30 "$out/$name.valgrind"
         fi
+    }
+    for script in sqlite/tests/sql/*.sql; do
+        [ ${#running[@]} -lt 2 ] || collect
+        name=$(basename "$script" .sql)
+        valgrind_script "$name" &
+        running[$!]=$name
     done
+    while [ ${#running[@]} -gt 0 ]; do collect; done
 else
     fail "valgrind: not installed"
 fi
