@@ -2,7 +2,7 @@
 """Runs every fenced example of README.md and docs/*.md, so the docs cannot
 drift from the code (`tools/suites/66-docs.sh`, part of `make test`).
 
-    tools/doctest.py [--engines sqlite,pg] [--verbose] [FILE.md ...]
+    tools/doctest.py [--engines sqlite,pg] [--verbose] [--selftest PAGE] [FILE.md ...]
 
 Every fenced block is one test.  What a block is comes from its language and
 from an optional annotation, an HTML comment on the line right above the fence
@@ -52,7 +52,9 @@ A fenced block of any other kind, or one without a classification, fails.
 Ends with "docs: N passed, M failed" and exits 1 on any failure.
 """
 import argparse
+import contextlib
 import glob
+import io
 import os
 import re
 import shlex
@@ -398,150 +400,210 @@ def run_program(argv, scratch, log):
     return r.stdout
 
 
+# ---- a run ----------------------------------------------------------------
+
+class Run:
+    """The blocks of some pages, with the counts and exceptions of the run."""
+
+    def __init__(self, engines, verbose):
+        self.engines, self.verbose = engines, verbose
+        self.pg = Postgres() if 'pg' in engines else None
+        self.passed = self.failed = 0
+        self.per_kind = {'sqlite': 0, 'pg': 0, 'sh': 0, 'python': 0, 'file': 0, 'output': 0}
+        self.exceptions = []
+
+    def result(self, block, ok, what, detail='', log=()):
+        if ok:
+            self.passed += 1
+            print(f'ok   {block.name} {what}')
+            if self.verbose:
+                print('\n'.join('       ' + l for l in log))
+        else:
+            self.failed += 1
+            print(f'FAIL {block.name} {what}')
+            print('\n'.join('       ' + l for l in detail.rstrip().split('\n')))
+
+    def not_run(self, block, why, label='skip'):
+        self.exceptions.append(f'{block.name}: {why}')
+        print(f'{label} {block.name}: {why}')
+
+    def page(self, page):
+        blocks = blocks_of(page)
+        p = Page(page)
+        for b in blocks:
+            if 'file' in b.notes:
+                p.write_file(b)
+        for b in blocks:
+            log = []
+            try:
+                self.block(p, b, log)
+            except DocError as e:
+                self.result(b, False, '', str(e))
+            except (subprocess.TimeoutExpired, sqlite3.Error, OSError) as e:
+                self.result(b, False, '', f'{type(e).__name__}: {e}')
+        for name, b in p.files.items():
+            if p.file_used[name] is None:
+                continue  # its block needs an engine not selected
+            if p.file_used[name]:
+                self.per_kind['file'] += 1
+                self.result(b, True, f'[file {name}, used by a passing block]')
+            else:
+                self.result(b, False, f'[file {name}]', 'no passing block of this page uses it')
+        p.remove()
+
+    def block(self, p, b, log):
+        notes = b.notes
+        if 'invalid' in notes:
+            raise DocError(notes['invalid'])
+        if 'skip' in notes:
+            self.not_run(b, notes['skip'])
+        elif 'file' in notes:
+            pass  # judged by the blocks that use it
+        elif 'output' in notes:
+            self.output_block(p, b)
+        elif b.lang in SQL_LANGS:
+            self.sql_block(p, b, log)
+        elif b.lang in SH_LANGS or b.lang in PY_LANGS:
+            self.program_block(p, b, log)
+        else:
+            raise DocError('a fenced block needs a language this runner runs (sql, sh, '
+                           'python) or an annotation: <!-- doctest: file="NAME" | '
+                           'output="COMMAND" | skip="REASON" --> (see tools/doctest.py)')
+
+    def output_block(self, p, b):
+        cmd = b.notes['output']
+        if ' '.join(b.text.split()) not in ' '.join(p.output_of(cmd).split()):
+            raise DocError(f'not in the output of {cmd!r}:\n{b.text}')
+        self.per_kind['output'] += 1
+        self.result(b, True, f'[output of {cmd}]')
+
+    def sql_block(self, p, b, log):
+        targets = b.notes['engines'] or PAGE_ENGINE.get(p.page, ['sqlite', 'pg'])
+        stmts = split_sql(substitute(b.text, b.notes))
+        if not stmts:
+            raise DocError('no statement')
+        ran = [engine for engine in targets if engine in self.engines]
+        if not ran:
+            print(f'---- {b.name}: not run ({"/".join(targets)} not selected)')
+            return
+        for engine in ran:
+            if engine == 'sqlite':
+                run_sqlite(stmts, b.notes, log)
+            else:
+                self.pg.run(stmts, b.notes, log)
+            self.per_kind[engine] += 1
+        self.result(b, True, f'[{" ".join(ran)}]', log=log)
+
+    def program_block(self, p, b, log):
+        notes = b.notes
+        needs = notes['engines'] or PAGE_ENGINE.get(p.page, [])
+        if needs and not set(needs) & self.engines:
+            print(f'---- {b.name}: not run (needs {"/".join(needs)}, not selected)')
+            p.mark_files_used(b, None)
+            return
+        text = substitute(b.text, notes)
+        if b.lang in SH_LANGS:
+            if 'omit-line' in notes:
+                text = omit_line(text, notes)
+                self.not_run(b, f'line "{notes["omit-line"]}" not run: {notes["reason"]}', 'omit')
+            argv, kind = ['bash', '-e', '-o', 'pipefail', '-c', text], 'sh'
+        else:
+            argv, kind = ['/usr/bin/python3', '-c', text], 'python'
+        run_program(argv, p.scratch(), log)
+        p.mark_files_used(b, True)
+        self.per_kind[kind] += 1
+        self.result(b, True, f'[{kind}]', log=log)
+
+
+def omit_line(text, notes):
+    if 'reason' not in notes:
+        raise DocError('omit-line needs a reason')
+    lines = text.split('\n')
+    kept = [l for l in lines if not l.lstrip().startswith(notes['omit-line'])]
+    if len(kept) == len(lines):
+        raise DocError(f'omit-line: no line starts with {notes["omit-line"]!r}')
+    return '\n'.join(kept)
+
+
+class Page:
+    """A page's scratch directory (made on first use), its file= blocks and
+    the output of its output= commands (each run once)."""
+
+    def __init__(self, page):
+        self.page = page
+        self.dir = None
+        self.files, self.file_used, self.outputs = {}, {}, {}
+
+    def scratch(self):
+        if self.dir is None:
+            self.dir = make_scratch(self.page)
+        return self.dir
+
+    def write_file(self, b):
+        name = b.notes['file']
+        with open(os.path.join(self.scratch(), name), 'w', encoding='utf-8') as f:
+            f.write(b.text)
+        self.files[name] = b
+        self.file_used[name] = False
+
+    def mark_files_used(self, b, used):
+        """used: True (a block that uses it passed) or None (not run here)."""
+        for name in self.files:
+            if name in b.text:
+                self.file_used[name] = self.file_used[name] or used
+
+    def output_of(self, cmd):
+        if cmd not in self.outputs:
+            self.outputs[cmd] = run_program(['bash', '-e', '-c', cmd], self.scratch(), [])
+        return self.outputs[cmd]
+
+    def remove(self):
+        if self.dir is not None:
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+
 # ---- main -----------------------------------------------------------------
+
+def selftest(page, engines):
+    """The runner itself: every block of PAGE is wrong and must fail."""
+    run = Run(engines & {'sqlite'}, False)
+    with contextlib.redirect_stdout(io.StringIO()) as quiet:  # its FAIL lines are expected
+        run.page(page)
+    ok = run.passed == 0 and run.failed == len(blocks_of(page))
+    if not ok:
+        print(quiet.getvalue(), end='')
+    print(f'{"ok  " if ok else "FAIL"} self-test: {run.failed} of the {run.passed + run.failed} '
+          f'wrong examples of {page} failed')
+    return ok
+
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--engines', default='sqlite,pg')
     ap.add_argument('--verbose', action='store_true')
+    ap.add_argument('--selftest', metavar='PAGE',
+                    help='first run PAGE, whose blocks are all wrong: one test, passed when each fails')
     ap.add_argument('pages', nargs='*')
     args = ap.parse_args()
     engines = set(args.engines.split(','))
     pages = args.pages or ['README.md'] + sorted(
         os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, 'docs', '*.md')))
-    pg = Postgres() if 'pg' in engines else None
 
-    passed = failed = 0
-    per_engine = {'sqlite': 0, 'pg': 0, 'sh': 0, 'python': 0, 'file': 0, 'output': 0}
-    exceptions = []
-
-    def result(block, ok, what, detail='', log=()):
-        nonlocal passed, failed
-        if ok:
-            passed += 1
-            print(f'ok   {block.name} {what}')
-            if args.verbose:
-                print('\n'.join('       ' + l for l in log))
-        else:
-            failed += 1
-            print(f'FAIL {block.name} {what}')
-            print('\n'.join('       ' + l for l in detail.rstrip().split('\n')))
-
+    checked = selftest(args.selftest, engines) if args.selftest else None
+    run = Run(engines, args.verbose)
     for page in pages:
-        blocks = blocks_of(page)
-        if not blocks:
-            continue
-        scratch = None
-        files = {}
-        file_used = {}
-        for b in blocks:
-            if 'file' in b.notes:
-                if scratch is None:
-                    scratch = make_scratch(page)
-                with open(os.path.join(scratch, b.notes['file']), 'w', encoding='utf-8') as f:
-                    f.write(b.text)
-                files[b.notes['file']] = b
-                file_used[b.notes['file']] = False
-        outputs = {}
-        for b in blocks:
-            notes = b.notes
-            log = []
-            try:
-                if 'invalid' in notes:
-                    raise DocError(notes['invalid'])
-                if 'skip' in notes:
-                    exceptions.append(f'{b.name}: {notes["skip"]}')
-                    print(f'skip {b.name}: {notes["skip"]}')
-                    continue
-                if 'file' in notes:
-                    continue  # judged below, by the blocks that use it
-                if 'output' in notes:
-                    cmd = notes['output']
-                    if scratch is None:
-                        scratch = make_scratch(page)
-                    if cmd not in outputs:
-                        outputs[cmd] = run_program(['bash', '-e', '-c', cmd], scratch, [])
-                    if ' '.join(b.text.split()) not in ' '.join(outputs[cmd].split()):
-                        raise DocError(f'not in the output of {cmd!r}:\n{b.text}')
-                    per_engine['output'] += 1
-                    result(b, True, f'[output of {cmd}]')
-                    continue
-                text = substitute(b.text, notes)
-                if b.lang in SQL_LANGS:
-                    targets = notes['engines'] or PAGE_ENGINE.get(page, ['sqlite', 'pg'])
-                    stmts = split_sql(text)
-                    if not stmts:
-                        raise DocError('no statement')
-                    ran = []
-                    for engine in targets:
-                        if engine not in engines:
-                            continue
-                        if engine == 'sqlite':
-                            run_sqlite(stmts, notes, log)
-                        else:
-                            pg.run(stmts, notes, log)
-                        per_engine[engine] += 1
-                        ran.append(engine)
-                    if not ran:
-                        print(f'---- {b.name}: not run ({"/".join(targets)} not selected)')
-                        continue
-                    result(b, True, f'[{" ".join(ran)}]', log=log)
-                elif b.lang in SH_LANGS or b.lang in PY_LANGS:
-                    needs = notes['engines'] or PAGE_ENGINE.get(page, [])
-                    if needs and not set(needs) & engines:
-                        print(f'---- {b.name}: not run (needs {"/".join(needs)}, not selected)')
-                        for name in files:
-                            if name in b.text:
-                                file_used[name] = file_used[name] or None
-                        continue
-                    if scratch is None:
-                        scratch = make_scratch(page)
-                    if b.lang in SH_LANGS:
-                        if 'omit-line' in notes:
-                            if 'reason' not in notes:
-                                raise DocError('omit-line needs a reason')
-                            lines = text.split('\n')
-                            kept = [l for l in lines if not l.lstrip().startswith(notes['omit-line'])]
-                            if len(kept) == len(lines):
-                                raise DocError(f'omit-line: no line starts with {notes["omit-line"]!r}')
-                            text = '\n'.join(kept)
-                            exceptions.append(f'{b.name}: line "{notes["omit-line"]}" not run: {notes["reason"]}')
-                            print(f'omit {b.name}: line "{notes["omit-line"]}" not run: {notes["reason"]}')
-                        argv, kind = ['bash', '-e', '-o', 'pipefail', '-c', text], 'sh'
-                    else:
-                        argv, kind = ['/usr/bin/python3', '-c', text], 'python'
-                    run_program(argv, scratch, log)
-                    for name in files:
-                        if name in b.text:
-                            file_used[name] = True
-                    per_engine[kind] += 1
-                    result(b, True, f'[{kind}]', log=log)
-                else:
-                    raise DocError('a fenced block needs a language this runner runs (sql, sh, '
-                                   'python) or an annotation: <!-- doctest: file="NAME" | '
-                                   'output="COMMAND" | skip="REASON" --> (see tools/doctest.py)')
-            except DocError as e:
-                result(b, False, '', str(e))
-            except (subprocess.TimeoutExpired, sqlite3.Error, OSError) as e:
-                result(b, False, '', f'{type(e).__name__}: {e}')
-        for name, b in files.items():
-            if file_used[name] is None:
-                continue  # its block needs an engine not selected
-            if file_used[name]:
-                per_engine['file'] += 1
-                result(b, True, f'[file {name}, used by a passing block]')
-            else:
-                result(b, False, f'[file {name}]', 'no passing block of this page uses it')
-        if scratch is not None:
-            shutil.rmtree(scratch, ignore_errors=True)
+        run.page(page)
+    if checked is not None:
+        run.passed += checked
+        run.failed += not checked
 
-    print('docs: examples run: ' + ', '.join(f'{k} {v}' for k, v in per_engine.items()))
-    if exceptions:
-        print(f'docs: {len(exceptions)} exception(s), not run:')
-        for e in exceptions:
+    print('docs: examples run: ' + ', '.join(f'{k} {v}' for k, v in run.per_kind.items()))
+    if run.exceptions:
+        print(f'docs: {len(run.exceptions)} exception(s), not run:')
+        for e in run.exceptions:
             print('  ' + e)
-    print(f'docs: {passed} passed, {failed} failed')
-    return 1 if failed else 0
+    print(f'docs: {run.passed} passed, {run.failed} failed')
+    return 1 if run.failed else 0
 
 
 if __name__ == '__main__':
