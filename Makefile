@@ -2,54 +2,64 @@
 #
 #   make demo    the main job on SQLite, no server (README's first command)
 #   make test    installs what is missing (apt-get), builds, runs every suite
+#                on every supported PostgreSQL major (PG=17 make test: one)
 #   make bench   benchmarks, each against a baseline in the same run
-#   make deb     Debian packages (PostgreSQL and SQLite) in build/deb/
+#   make deb     Debian packages (PostgreSQL, one per major, and SQLite) in build/deb/
+#   make psql    a server of your own (PG=17 make psql), the extension created
 #
-# The PostgreSQL part is PGXS; it is included only when pg_config exists, so
-# `make test` can run on a machine that has no PostgreSQL yet and install it.
+#   make [PG_CONFIG=.../pg_config] [install|installcheck|uninstall]
+#                the SQLite extension (build/bloomfilter.so) and, when a
+#                pg_config is found, the PostgreSQL one for its major
+#
+# Every build output lands under build/.  The PostgreSQL extension is built
+# with PGXS out of the tree, in build/pg/MAJOR/ (PGXS's VPATH builds): one
+# directory per major, so builds for several majors live side by side, and
+# nothing named bloomfilter.so sits in the tree's root.
+
+# The tree's root, also from build/pg/MAJOR (where this file runs with -f).
+top := $(dir $(firstword $(MAKEFILE_LIST)))
 
 EXTENSION = bloomfilter
 # The one place the version is set: the control file's default_version.  C
 # code (bloom_version()) and the install scripts follow it.
-EXTVERSION := $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" bloomfilter.control)
+EXTVERSION := $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" $(top)bloomfilter.control)
 VERSION_DEF = -DBLOOMFILTER_VERSION='"$(EXTVERSION)"'
-MODULE_big = bloomfilter
-
-CORE_SRCS = $(sort $(wildcard core/*.c))
-CORE_HDRS = $(wildcard core/*.h)
-
-include pg/pg.mk
-
-OBJS = $(CORE_SRCS:.c=.o) $(PG_SRCS:.c=.o)
-PG_CPPFLAGS = -I$(srcdir)/core $(VERSION_DEF) $(PG_SYSTEM_HEADERS)
-# Warnings as everywhere else (PGXS gives -Wall).  PostgreSQL's headers are
-# read as system headers: warnings inside them are PostgreSQL's, not ours
-# (the compiler then ignores the -I PGXS adds for the same directories).
-PG_CFLAGS = -Wextra -Wpedantic
-PG_SYSTEM_HEADERS = -isystem $(includedir_server) -isystem $(includedir_internal)
-EXTRA_CLEAN = build results regression.diffs regression.out
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)
-ifneq ($(PGXS),)
-include $(PGXS)
-else
-all: sqlite
-clean:
-	rm -rf $(EXTRA_CLEAN) core/*.o pg/*.o
-endif
 
-# Flags for what this Makefile builds outside PGXS (core tests, SQLite, bench).
+ifdef BLOOM_PG_BUILD
+# ---- inside build/pg/MAJOR: the PostgreSQL extension, PGXS ----
+include $(top)pg/pg.mk
+include $(PGXS)
+# Sources only are looked up in the tree: an old in-tree build's
+# bloomfilter.so or core/*.o must never stand in for this directory's.
+VPATH =
+vpath %.c $(top)
+vpath %.control $(top)
+
+else
+# ---- at the root of the tree ----
+CORE_SRCS = $(sort $(wildcard core/*.c))
+CORE_HDRS = $(wildcard core/*.h)
+PG_SRCS = $(sort $(wildcard pg/*.c))
+# Flags for what this Makefile builds itself (core tests, SQLite, bench, fuzz).
 WARN = -Wall -Wextra -Wpedantic
 STD = -std=c11 $(VERSION_DEF)
 
+.DEFAULT_GOAL := all
+all: sqlite
+include pg/build.mk
 include core/core.mk
 include sqlite/sqlite.mk
 include bench/bench.mk
 include tools/warnings.mk
 include fuzz/fuzz.mk
 
-.PHONY: test demo bench deps deb
+.PHONY: all clean test demo bench deps deb psql
+clean: pg-clean
+	rm -rf build core/*.o pg/*.o bloomfilter.so results regression.diffs regression.out
+
 deps:
 	tools/install-deps.sh
 
@@ -63,3 +73,7 @@ demo:
 	tools/install-deps.sh --quiet sqlite
 	$(MAKE) --no-print-directory sqlite
 	sqlite/demo.sh
+
+psql:
+	tools/psql.sh
+endif

@@ -1,44 +1,30 @@
-# PostgreSQL extension `bloomfilter` (type `bloom`); included by the top
-# Makefile before PGXS.  The core's objects are linked into the module.
-.DEFAULT_GOAL := all
-
-PG_SRCS = $(sort $(wildcard pg/*.c))
+# The PostgreSQL extension `bloomfilter` (type `bloom`) for PGXS.  The top
+# Makefile includes this in build/pg/MAJOR, a VPATH build: sources are read
+# from the tree ($(top)), objects and the module are written here.  The
+# core's objects are linked into the module.
+MODULE_big = bloomfilter
+PG_OBJS = $(patsubst $(top)%.c,%.o,$(sort $(wildcard $(top)pg/*.c)))
+CORE_OBJS = $(patsubst $(top)%.c,%.o,$(sort $(wildcard $(top)core/*.c)))
+OBJS = $(CORE_OBJS) $(PG_OBJS)
 # Released install scripts are frozen; a new version ships only its upgrade
 # script, and CREATE EXTENSION runs 1.0 then every upgrade step, so a fresh
 # install and an upgraded one are the same objects by construction.
-DATA = $(sort $(wildcard pg/bloomfilter--*.sql))
+DATA = $(patsubst $(top)%,%,$(sort $(wildcard $(top)pg/bloomfilter--*.sql)))
 # Every sql/NAME.sql with its expected/NAME.out; each test makes its own tables.
-REGRESS = $(sort $(notdir $(basename $(wildcard sql/*.sql))))
-REGRESS_OPTS = --inputdir=. --load-extension=bloomfilter
+REGRESS = $(sort $(notdir $(basename $(wildcard $(top)sql/*.sql))))
+REGRESS_OPTS = --inputdir=$(top) --load-extension=bloomfilter
+
+PG_CPPFLAGS = -I$(top)core $(VERSION_DEF) $(PG_SYSTEM_HEADERS)
+# Warnings as everywhere else (PGXS gives -Wall).  PostgreSQL's headers are
+# read as system headers: warnings inside them are PostgreSQL's, not ours
+# (the compiler then ignores the -I PGXS adds for the same directories).
+PG_CFLAGS = -Wextra -Wpedantic
+PG_SYSTEM_HEADERS = -isystem $(includedir_server) -isystem $(includedir_internal)
+EXTRA_CLEAN = results regression.diffs regression.out
 
 # The core is C11 with declarations where they are used; PGXS's
 # -Wdeclaration-after-statement is for PostgreSQL's own style only.
-core/%.o: CFLAGS += -Wno-declaration-after-statement
+$(CORE_OBJS): CFLAGS += -Wno-declaration-after-statement
 
-$(PG_SRCS:.c=.o): $(wildcard pg/*.h) $(CORE_HDRS)
-$(CORE_SRCS:.c=.o): $(CORE_HDRS)
-
-# Benchmarks against built-in baselines in one throwaway cluster.
-bench-pg:
-	tools/install-deps.sh --quiet bench
-	$(MAKE) --no-print-directory all
-	flock /tmp/bloomfilter-pg.lock sh -c '$(MAKE) --no-print-directory install && pg_virtualenv -t -v 15 sh -c "bench/bench_pg.sh && bench/bench_pg_sliced.sh && bench/bench_pg_batched.sh"'
-.PHONY: bench-pg
-
-# Sliced probes of stored filters alone (also part of bench-pg).
-bench-pg-sliced:
-	$(MAKE) --no-print-directory all
-	flock /tmp/bloomfilter-pg.lock sh -c '$(MAKE) --no-print-directory install && pg_virtualenv -t -v 15 bench/bench_pg_sliced.sh'
-.PHONY: bench-pg-sliced
-
-# The batched probe scan alone, row by row against batched (also part of bench-pg).
-bench-pg-batched:
-	$(MAKE) --no-print-directory all
-	flock /tmp/bloomfilter-pg.lock sh -c '$(MAKE) --no-print-directory install && pg_virtualenv -t -v 15 bench/bench_pg_batched.sh'
-.PHONY: bench-pg-batched
-
-# bloom_agg on a real Citus cluster against a local table (needs ../shared/citus).
-bench-citus:
-	$(MAKE) --no-print-directory all
-	flock -o /tmp/bloomfilter-pg.lock sh -c '$(MAKE) --no-print-directory install && bench/bench_citus.sh'
-.PHONY: bench-citus
+$(PG_OBJS): $(wildcard $(top)pg/*.h) $(wildcard $(top)core/*.h)
+$(CORE_OBJS): $(wildcard $(top)core/*.h)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install the Debian 12 packages a part of bloomfilter needs, if missing.
-#   tools/install-deps.sh [--quiet] [core|sqlite|pg|parquet|bench|citus|deb|python|all]...   (default: all)
+#   tools/install-deps.sh [--quiet] [core|sqlite|postgres|pg|parquet|bench|citus|deb|python|all]...   (default: all)
 # Needs root (or sudo) only when something is missing.
 set -euo pipefail
 
@@ -12,6 +12,9 @@ if [ "${1:-}" = --quiet ]; then quiet=1; shift; fi
 # recommended by clang, and recommends are not installed here).
 core="gcc clang libclang-rt-14-dev make libc6-dev libxxhash-dev valgrind"
 sqlite="$core libsqlite3-dev sqlite3 python3"
+# tools/postgres.sh: unpacks Debian's server packages (patchelf points their
+# binaries at the tree's own libraries) or builds one from source.
+postgres="gcc make libc6-dev patchelf bison flex perl zlib1g-dev python3"
 pg="$core postgresql-15 postgresql-server-dev-15 postgresql-common"
 bench="$sqlite $pg postgresql-15-hll"
 # Citus is built from source (../shared/citus, tools/suites/70-citus.sh);
@@ -32,6 +35,7 @@ for part in "$@"; do
     case $part in
         core) wanted="$wanted $core" ;;
         sqlite) wanted="$wanted $sqlite" ;;
+        postgres) wanted="$wanted $postgres" ;;
         pg) wanted="$wanted $pg" ;;
         parquet) wanted="$wanted $parquet" ;;
         bench) wanted="$wanted $bench" ;;
