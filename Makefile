@@ -14,7 +14,8 @@
 # Every build output lands under build/.  The PostgreSQL extension is built
 # with PGXS out of the tree, in build/pg/MAJOR/ (PGXS's VPATH builds): one
 # directory per major, so builds for several majors live side by side, and
-# nothing named bloomfilter.so sits in the tree's root.
+# nothing named bloomfilter.so sits in the tree's root.  This file run with
+# -f from any other directory is such a build (pg_buildext's build-MAJOR too).
 
 # The tree's root, also from build/pg/MAJOR (where this file runs with -f).
 top := $(dir $(firstword $(MAKEFILE_LIST)))
@@ -28,8 +29,9 @@ VERSION_DEF = -DBLOOMFILTER_VERSION='"$(EXTVERSION)"'
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)
 
-ifdef BLOOM_PG_BUILD
-# ---- inside build/pg/MAJOR: the PostgreSQL extension, PGXS ----
+ifneq ($(abspath $(top)),$(abspath .))
+# ---- elsewhere (build/pg/MAJOR, or pg_buildext's build-MAJOR): the
+# PostgreSQL extension alone, PGXS, a VPATH build ----
 include $(top)pg/pg.mk
 include $(PGXS)
 # Sources only are looked up in the tree: an old in-tree build's

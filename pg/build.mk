@@ -42,12 +42,12 @@ else ifeq ($(filter $(PG_MAJOR),$(PG_MAJORS)),)
 else
 all: pg
 pg $(PG_TARGETS): pg-build-dir
-	@$(MAKE) --no-print-directory -C $(PG_BUILD_DIR) -f $(CURDIR)/Makefile BLOOM_PG_BUILD=1 \
+	@$(MAKE) --no-print-directory -C $(PG_BUILD_DIR) -f $(CURDIR)/Makefile \
 	    PG_CONFIG=$(PG_CONFIG_ABS) $(if $(filter pg,$@),all,$@)
 # One directory per major; objects of another build of the same major
 # (another minor's headers) are not reused.
 pg-build-dir:
-	@mkdir -p $(PG_BUILD_DIR)/core $(PG_BUILD_DIR)/pg
+	@mkdir -p $(PG_BUILD_DIR)
 	@if [ "$$(cat $(PG_BUILD_DIR)/.pg_version 2>/dev/null)" != '$(PG_VERSION_STRING)' ]; then \
 	    rm -f $(PG_BUILD_DIR)/core/*.o $(PG_BUILD_DIR)/pg/*.o $(PG_BUILD_DIR)/*.so; \
 	    echo '$(PG_VERSION_STRING)' > $(PG_BUILD_DIR)/.pg_version; fi

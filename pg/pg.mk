@@ -6,6 +6,8 @@ MODULE_big = bloomfilter
 PG_OBJS = $(patsubst $(top)%.c,%.o,$(sort $(wildcard $(top)pg/*.c)))
 CORE_OBJS = $(patsubst $(top)%.c,%.o,$(sort $(wildcard $(top)core/*.c)))
 OBJS = $(CORE_OBJS) $(PG_OBJS)
+# The objects' directories here (the compiler does not make them).
+$(shell mkdir -p core pg)
 # Released install scripts are frozen; a new version ships only its upgrade
 # script, and CREATE EXTENSION runs 1.0 then every upgrade step, so a fresh
 # install and an upgraded one are the same objects by construction.

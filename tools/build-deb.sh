@@ -1,16 +1,33 @@
 #!/usr/bin/env bash
-# `make deb`: the Debian packages postgresql-NN-bloomfilter (one per version
-# in debian/pgversions) and libsqlite3-mod-bloomfilter, and lintian's report.
+# `make deb`: the Debian packages postgresql-NN-bloomfilter, one per
+# PostgreSQL major (pg/majors, or the majors in PG), and
+# libsqlite3-mod-bloomfilter, and lintian's report.
+#
+# pg_buildext builds one package per major it finds at
+# /usr/lib/postgresql/NN/bin/pg_config, Debian's layout.  Debian 12 has 15
+# only, so dpkg-buildpackage runs in a private mount namespace (unshare)
+# where /usr/lib/postgresql, /usr/share/postgresql and
+# /usr/include/postgresql hold the servers of tools/postgres.sh, each at
+# Debian's place: the machine's own directories are never written.
 #
 # dpkg-buildpackage writes beside the source tree, so it runs on a copy of
 # the tree's files (tracked, and new ones not ignored) in build/deb/; the
 # packages, the .changes and lintian.txt land in build/deb/.
-# DEB_BUILD_OPTIONS=nocheck skips the pg_regress run inside the build (the
-# packages suite runs it against the installed package instead).
+# The pg_regress run inside the build (dh_pgxs_test) is skipped unless
+# DEB_BUILD_OPTIONS asks for it (DEB_BUILD_OPTIONS= make deb): it needs
+# Debian's own server (extension_destdir), which the 16 built from source
+# is not; the packages suite tests every installed package instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export DEB_BUILD_OPTIONS=${DEB_BUILD_OPTIONS-nocheck}
 
 tools/install-deps.sh --quiet deb
+majors=${PG:-$(grep -o '^[0-9][0-9]*' pg/majors | tr '\n' ' ')}
+trees=
+for major in $majors; do
+    bin=$(tools/postgres.sh "$major" | tail -n 1)
+    trees="$trees $major=${bin%/usr/lib/postgresql/$major/bin}"
+done
 
 version=$(sed -n "s/^default_version *= *'\(.*\)'/\1/p" bloomfilter.control)
 debian_version=$(dpkg-parsechangelog -S Version)
@@ -35,7 +52,14 @@ fi
 tar -C "$out" --exclude="bloomfilter-$version/debian" --sort=name --owner=0 --group=0 \
     -czf "$out/bloomfilter_$version.orig.tar.gz" "bloomfilter-$version"
 
-(cd "$src" && dpkg-buildpackage -us -uc) > "$out/build.log" 2>&1 || {
+# debian/control names one package per major: the committed one all of
+# pg/majors, the copy's those built (pg_buildext updatecontrol).
+unshare_opts=--mount
+[ "$(id -u)" -eq 0 ] || unshare_opts="--mount --map-root-user"
+# shellcheck disable=SC2086
+(cd "$src" && PG_SUPPORTED_VERSIONS="${majors% }" unshare $unshare_opts --propagation private \
+    "$OLDPWD/tools/debian-servers.sh" $trees -- sh -c 'pg_buildext updatecontrol && dpkg-buildpackage -us -uc') \
+    > "$out/build.log" 2>&1 || {
     tail -n 60 "$out/build.log"
     echo "deb: dpkg-buildpackage failed (whole log: $out/build.log)" >&2
     exit 1

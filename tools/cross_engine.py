@@ -3,8 +3,8 @@
 PostgreSQL and SQLite, and a filter built by one engine answers the same as
 the other for every value, both ways.
 
-Run inside a throwaway cluster (tools/suites/40-cross.sh does it):
-    pg_virtualenv -v 15 /usr/bin/python3 tools/cross_engine.py build/bloomfilter
+Run with a throwaway server's PG* variables (tools/suites/40-cross.sh does it):
+    /usr/bin/python3 tools/cross_engine.py build/bloomfilter
 Prints one line per check and "cross: N passed, M failed".
 """
 import os

@@ -15,12 +15,15 @@ sqlite="$core libsqlite3-dev sqlite3 python3"
 # tools/postgres.sh: unpacks Debian's server packages (patchelf points their
 # binaries at the tree's own libraries) or builds one from source.
 postgres="gcc make libc6-dev patchelf bison flex perl zlib1g-dev python3"
-pg="$core postgresql-15 postgresql-server-dev-15 postgresql-common"
-bench="$sqlite $pg postgresql-15-hll"
+# PostgreSQL suites: servers of every major come from tools/postgres.sh (no
+# server is installed on the machine); psql's client library for Python.
+pg="$core $postgres libpq5"
+bench="$sqlite $pg"
 # Citus is built from source (../shared/citus, tools/suites/70-citus.sh);
 # these are its build dependencies on Debian 12.
-citus="$pg build-essential autoconf flex bison libssl-dev libkrb5-dev liblz4-dev libzstd-dev libselinux1-dev libxslt1-dev libpam0g-dev libicu-dev"
-# Debian packages: debhelper, pg_buildext (postgresql-server-dev-all), lintian.
+citus="$pg build-essential autoconf flex bison libssl-dev libkrb5-dev liblz4-dev libzstd-dev libselinux1-dev libxslt1-dev libpam0g-dev libicu-dev libcurl4-openssl-dev"
+# Debian packages: debhelper, pg_buildext (postgresql-server-dev-all, no
+# server), lintian.
 deb="$sqlite $pg debhelper postgresql-server-dev-all lintian fakeroot"
 # Node.js runs DuckDB, the Parquet writer of the interop test; a machine that
 # has node and npm already (outside dpkg) needs nothing.
@@ -58,13 +61,8 @@ sudo=
 [ "$(id -u)" -eq 0 ] || sudo=sudo
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get -o DPkg::Lock::Timeout=600 update -qq
-# A fresh postgresql-15 would start a cluster of its own; tests use throwaway
-# clusters (pg_virtualenv), so do not create one.
-$sudo mkdir -p /etc/postgresql-common
-grep -qs '^create_main_cluster' /etc/postgresql-common/createcluster.conf ||
-    echo 'create_main_cluster = false' | $sudo tee -a /etc/postgresql-common/createcluster.conf >/dev/null
-# CI has no standard input: a changed config file (ours above) must never
-# stop dpkg at a question.
+# CI has no standard input: a changed config file must never stop dpkg at a
+# question.
 $sudo apt-get install -y -qq --no-install-recommends -o DPkg::Lock::Timeout=600 \
     -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold $missing >/dev/null
 echo "install-deps: done"

@@ -1,24 +1,24 @@
-# Several throwaway PostgreSQL 15 servers on loopback ports, for the suites
-# that need more than one (Citus: a coordinator and two workers; postgres_fdw:
-# two servers).  Sourced:  . tools/pgclusters.sh
+# Throwaway PostgreSQL servers on loopback ports, from the server of
+# tools/testlib.sh's pg_use (PG_BIN): one for most suites, several for Citus
+# (a coordinator and two workers) and postgres_fdw (two).  Sourced.
 #
 #   pgc_setup NAME                 a private directory for this run's servers
 #   pgc_start NAME [SETTING=VALUE]...
 #                                  initdb + start; sets PGC_PORT_<NAME>
+#   pgc_env NAME                   PGHOST, PGPORT, PGUSER, PGDATABASE, PGPASSWORD for that server
 #   pgc_psql NAME [psql args]...   psql as the superuser, on that server
-#   pgc_stop_all                   stop every server started here, remove it
+#   pgc_stop_all                   stop every server started here, remove them
+#   pgc_run [SETTING=VALUE]... -- COMMAND...
+#                                  COMMAND with one fresh server's PG* variables
+#                                  (what pg_virtualenv does, for any major)
 #
 # PostgreSQL refuses to run as root: as root the servers run as the
-# `postgres` user (created by Debian's postgresql-common), otherwise as the
-# caller.  Authentication is trust on 127.0.0.1 and a private socket
-# directory; the servers listen on loopback only and live as long as the
-# suite (pgc_stop_all runs on exit).
+# `postgres` user (created here if missing), otherwise as the caller.
+# Authentication is trust on 127.0.0.1 and a private socket directory; the
+# servers listen on loopback only and live as long as the suite
+# (pgc_stop_all runs on exit).
+# shellcheck shell=bash
 
-# BLOOM_PG_DESTDIR: a private copy of the PostgreSQL tree (PostgreSQL finds
-# its share/ and lib/ relative to its binaries) that `make install
-# DESTDIR=...` fills; the servers then run from it and the machine-wide
-# installation (and its lock) are left alone.
-PGC_BIN=${BLOOM_PG_DESTDIR:-}$(pg_config --bindir 2>/dev/null || echo /usr/lib/postgresql/15/bin)
 PGC_DIR=
 PGC_NAMES=()
 
@@ -35,6 +35,9 @@ pgc_free_port() {
 }
 
 pgc_setup() {
+    if [ "$(id -u)" -eq 0 ] && ! id postgres >/dev/null 2>&1; then
+        useradd --system --user-group --home-dir /var/lib/postgresql --shell /bin/bash postgres
+    fi
     PGC_DIR=$(mktemp -d "/tmp/bloomfilter-$1.XXXXXX")
     chmod 755 "$PGC_DIR"
     [ "$(id -u)" -ne 0 ] || chown postgres: "$PGC_DIR"
@@ -44,8 +47,8 @@ pgc_setup() {
 
 pgc_start() {
     local name=$1; shift
-    local data=$PGC_DIR/$name port opts=() s tries
-    pgc_as_owner "$PGC_BIN/initdb" -D "$data" -U postgres -A trust --no-sync -E UTF8 --locale=C.UTF-8 \
+    local data=$PGC_DIR/$name port s tries
+    pgc_as_owner "$PG_BIN/initdb" -D "$data" -U postgres -A trust --no-sync -E UTF8 --locale=C.UTF-8 \
         > "$PGC_DIR/$name-initdb.log" 2>&1 || { cat "$PGC_DIR/$name-initdb.log"; return 1; }
     {
         echo "listen_addresses = '127.0.0.1'"
@@ -57,7 +60,7 @@ pgc_start() {
     } | pgc_as_owner tee -a "$data/postgresql.conf" > /dev/null
     for tries in 1 2 3 4 5; do
         port=$(pgc_free_port)
-        if pgc_as_owner "$PGC_BIN/pg_ctl" -D "$data" -l "$PGC_DIR/$name.log" -w -t 60 \
+        if pgc_as_owner "$PG_BIN/pg_ctl" -D "$data" -l "$PGC_DIR/$name.log" -w -t 60 \
             -o "-p $port" start > /dev/null 2>&1; then
             PGC_NAMES+=("$name")
             printf -v "PGC_PORT_$name" '%s' "$port"
@@ -73,17 +76,35 @@ pgc_port() {
     echo "${!v}"
 }
 
+pgc_env() { # a password as pg_virtualenv gives one (tests hand it to postgres_fdw; trust ignores it)
+    export PGHOST=127.0.0.1 PGPORT PGUSER=postgres PGDATABASE=postgres PGPASSWORD
+    PGPORT=$(pgc_port "$1")
+    PGPASSWORD=${PGPASSWORD:-$(od -An -tx8 -N8 /dev/urandom | tr -d ' ')}
+}
+
 pgc_psql() {
     local name=$1; shift
-    psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$(pgc_port "$name")" -U postgres -d postgres "$@"
+    "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$(pgc_port "$name")" -U postgres -d postgres "$@"
 }
 
 pgc_stop_all() {
     local name
     for name in "${PGC_NAMES[@]}"; do
-        pgc_as_owner "$PGC_BIN/pg_ctl" -D "$PGC_DIR/$name" -m immediate stop > /dev/null 2>&1 || true
+        pgc_as_owner "$PG_BIN/pg_ctl" -D "$PGC_DIR/$name" -m immediate stop > /dev/null 2>&1 || true
     done
     PGC_NAMES=()
     [ -z "$PGC_DIR" ] || rm -rf "$PGC_DIR"
     PGC_DIR=
+}
+
+pgc_run() {
+    local settings=()
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do settings+=("$1"); shift; done
+    shift
+    (
+        pgc_setup run
+        pgc_start main "${settings[@]}" || exit 1
+        pgc_env main
+        "$@"
+    )
 }

@@ -8,6 +8,7 @@
 #
 #   tools/postgres.sh MAJOR     make the server once, print its bin directory
 #   tools/postgres.sh --list    the supported majors (pg/majors)
+#   tools/postgres.sh --cache   the cache directory (other builds keep theirs beside)
 #
 # Nothing of the machine changes but the cache, and Debian 12 packages the
 # routes need when they are missing (tools/install-deps.sh postgres).  The
@@ -46,17 +47,20 @@ route_of() { # MAJOR -> "debian SUITE..." or "source TARBALL"
     esac
 }
 
-if [ "${1:-}" = --list ]; then majors; exit 0; fi
-[ $# -eq 1 ] && [[ $1 =~ ^[0-9]+$ ]] || die "usage: tools/postgres.sh MAJOR   (one of: $(majors | tr '\n' ' '))"
-major=$1
-majors | grep -qx "$major" || die "PostgreSQL $major is not supported (pg/majors: $(majors | tr '\n' ' '))"
-route=$(route_of "$major") || die "no route to a PostgreSQL $major server in tools/postgres.sh"
-
 if [ "$(id -u)" -eq 0 ]; then
     cache=${BLOOM_PG_CACHE:-/var/cache/bloomfilter/postgres}
 else
     cache=${BLOOM_PG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bloomfilter/postgres}
 fi
+case ${1:-} in
+    --list) majors; exit 0 ;;
+    --cache) echo "$cache"; exit 0 ;;
+esac
+[ $# -eq 1 ] && [[ $1 =~ ^[0-9]+$ ]] || die "usage: tools/postgres.sh MAJOR   (one of: $(majors | tr '\n' ' '))"
+major=$1
+majors | grep -qx "$major" || die "PostgreSQL $major is not supported (pg/majors: $(majors | tr '\n' ' '))"
+route=$(route_of "$major") || die "no route to a PostgreSQL $major server in tools/postgres.sh"
+
 tree=$cache/$major
 root=$tree/root
 bin=$root/usr/lib/postgresql/$major/bin
@@ -186,6 +190,25 @@ if grep -q '^with_llvm	*= *yes' "$makefile_global" && ! command -v "${clang:-non
     sed -i 's/^with_llvm\(	*\)= *yes/with_llvm\1= no/' "$makefile_global"
     say "no $clang here: extensions built against this tree install no JIT bitcode"
 fi
+
+# Headers configured against a newer C library declare less than this one
+# needs: trixie's and sid's glibc have strlcpy (2.38), so their pg_config.h
+# says so and port.h leaves it undeclared.  Functions this machine's headers
+# lack are marked undeclared again (port.h then declares them; the server's
+# own C library defines them at run time).
+for header in "$root"/usr/include/postgresql/"$major"/server/pg_config.h "$root"/usr/include/postgresql/pg_config.h; do
+    [ -f "$header" ] || continue
+    for decl in $(sed -n 's/^#define HAVE_DECL_\([A-Z0-9_]*\) 1$/\1/p' "$header"); do
+        case $decl in LLVM*|F_*) continue ;; esac
+        fn=$(echo "$decl" | tr 'A-Z' 'a-z')
+        if ! printf '#define _GNU_SOURCE\n#include <string.h>\n#include <stdlib.h>\n#include <unistd.h>\n#include <fcntl.h>\n#include <sys/uio.h>\nvoid *p(void) { return (void *) %s; }\n' "$fn" |
+            gcc -Werror=implicit-function-declaration -xc -c -o /dev/null - 2>/dev/null; then
+            sed -i "s/^#define HAVE_DECL_$decl 1$/#define HAVE_DECL_$decl 0/" "$header"
+            [ "$header" != "$root/usr/include/postgresql/$major/server/pg_config.h" ] ||
+                say "this machine's C library declares no $fn: pg_config.h says so"
+        fi
+    done
+done
 
 "$bin/postgres" --version >/dev/null && "$bin/pg_config" --version >/dev/null ||
     die "the binaries of $bin do not run"

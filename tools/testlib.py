@@ -13,10 +13,10 @@ class Checks:
     def __call__(self, name, ok, detail=''):
         if ok:
             self.passed += 1
-            print(f'ok   {name}')
+            print(f'ok - {name}', flush=True)
         else:
             self.failed += 1
-            print(f'FAIL {name}: {detail}')
+            print(f'FAILED - {name}: {detail}', flush=True)
 
     def finish(self):
         print(f'{self.suite}: {self.passed} passed, {self.failed} failed')
@@ -24,7 +24,7 @@ class Checks:
 
 
 def pg(sql):
-    """One statement through psql (inside pg_virtualenv); its rows as text."""
+    """One statement through psql (PGHOST, PGPORT: tools/pgclusters.sh's pgc_run); its rows as text."""
     out = subprocess.run(['psql', '-X', '-At', '-q', '-v', 'ON_ERROR_STOP=1', '-c', sql],
                          capture_output=True, text=True)
     if out.returncode != 0:

@@ -21,11 +21,19 @@ warn-sqlite-core/%:
 warn-pg/%:
 	$(CC) $(WARN_CHECK_FLAGS) $(WARN_PG_FLAGS) -c $* -o /dev/null
 
-WARN_TARGETS = $(addprefix warn-c/,$(WARN_C_SRCS)) \
+WARN_C_TARGETS = $(addprefix warn-c/,$(WARN_C_SRCS)) \
     $(addprefix warn-sqlite-core/,$(SQLITE_SRCS) sqlite/tests/static_test.c)
+WARN_TARGETS = $(WARN_C_TARGETS)
 ifneq ($(WARN_PG_CONFIG_INC),)
 WARN_TARGETS += $(addprefix warn-pg/,$(WARN_PG_SRCS))
 endif
 
-.PHONY: warnings
+# `make warnings-c`: every file but the PostgreSQL ones (tools/suites/11-warnings.sh).
+.PHONY: warnings warnings-c
 warnings: $(WARN_TARGETS)
+warnings-c: $(WARN_C_TARGETS)
+
+# `make warnings-pg PG_CONFIG=... [CC=clang]`: the PostgreSQL files alone,
+# against that major's headers (tools/suites/30-pg.sh, every major).
+.PHONY: warnings-pg
+warnings-pg: $(addprefix warn-pg/,$(WARN_PG_SRCS))

@@ -4,7 +4,7 @@ our blocked filter over the same values is the file's bitset byte for byte,
 and the imported bitset answers exactly as DuckDB's own probe, in SQLite and
 in PostgreSQL.  Input: the JSON printed by write_parquet.mjs.
 
-    pg_virtualenv -t -v 15 /usr/bin/python3 tests/parquet/check_interop.py OUT.json build/bloomfilter
+    /usr/bin/python3 tests/parquet/check_interop.py OUT.json build/bloomfilter   (with a server's PG* variables)
 """
 import json
 import os

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# scope: once
 # Core unit tests under AddressSanitizer and UBSan.
 set -eu
 cd "$(dirname "$0")/../.."

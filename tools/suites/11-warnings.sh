@@ -1,26 +1,22 @@
 #!/usr/bin/env bash
-# Every C file of the project (core, its tests, SQLite, PostgreSQL, bench,
-# fuzz targets) compiled with -Wall -Wextra -Wpedantic -Werror, once with gcc
-# and once with clang (`make warnings`): a new warning fails `make test`.
+# scope: once
+# Every C file of the project but the PostgreSQL ones (core, its tests,
+# SQLite, bench, fuzz targets) compiled with -Wall -Wextra -Wpedantic
+# -Werror, once with gcc and once with clang (`make warnings-c`): a new
+# warning fails `make test`.  The PostgreSQL files: 30-pg, on every major.
 # Ends with "warnings: N passed, M failed"; exit 1 on any failure.
 set -u
-cd "$(dirname "$0")/../.."
-mkdir -p build
-passed=0
-failed=0
+. "$(dirname "$0")/../testlib.sh"
+tl_begin warnings
 for cc in gcc clang; do
-    log=build/warnings-$cc.log
+    log=$TL_OUT/$cc.log
     if ! command -v "$cc" >/dev/null; then
-        echo "FAILED - $cc is not installed (tools/install-deps.sh core)"
-        failed=$((failed + 1))
-    elif make --no-print-directory -k -j2 warnings CC="$cc" >"$log" 2>&1; then
-        echo "ok - every file warning-free under $cc ($(grep -c -- ' -o /dev/null' "$log") compilations)"
-        passed=$((passed + 1))
+        fail "$cc is not installed (tools/install-deps.sh core)"
+    elif make --no-print-directory -k -j2 warnings-c CC="$cc" >"$log" 2>&1; then
+        pass "every file warning-free under $cc ($(grep -c -- ' -o /dev/null' "$log") compilations)"
     else
         grep -E 'error|warning' "$log"
-        echo "FAILED - warnings under $cc (see $log)"
-        failed=$((failed + 1))
+        fail "warnings under $cc (see $log)"
     fi
 done
-echo "warnings: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+tl_end

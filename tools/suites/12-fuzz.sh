@@ -1,18 +1,14 @@
 #!/usr/bin/env bash
+# scope: once
 # The fuzz targets (fuzz/, docs/FUZZING.md), briefly: each under libFuzzer
 # (clang, ASan, UBSan) from its committed seed corpus for a bounded number
 # of seeded runs, then each through the standalone driver (gcc, ASan, UBSan):
 # the seeds replayed and a fixed set of seeded mutations.  `make fuzz` is the
 # long run.  Ends with "fuzz: N passed, M failed"; exit 1 on any failure.
 set -u
-cd "$(dirname "$0")/../.."
-out=build/fuzz-suite
-rm -rf "$out"
-mkdir -p "$out"
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); echo "ok - $1"; }
-fail() { failed=$((failed + 1)); echo "FAILED - $1"; }
+. "$(dirname "$0")/../testlib.sh"
+tl_begin fuzz
+out=$TL_OUT
 
 # every fuzz/*.c but the driver and the seed writer (as fuzz/fuzz.mk)
 targets=$(for f in fuzz/*.c; do basename "$f" .c; done | grep -vxE 'driver|seeds' | tr '\n' ' ')
@@ -31,8 +27,7 @@ if ! make --no-print-directory -j2 $([ -n "$libfuzzer" ] && printf 'build/fuzz/l
         $(printf 'build/fuzz/replay/%s ' $targets) >"$out/build.log" 2>&1; then
     cat "$out/build.log"
     fail "building the fuzz targets"
-    echo "fuzz: $passed passed, $failed failed"
-    exit 1
+    tl_end
 fi
 
 for t in $targets; do
@@ -54,5 +49,4 @@ for t in $targets; do
         fail "$t replayed (see $out/replay-$t.log)"
     fi
 done
-echo "fuzz: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+tl_end

@@ -1,21 +1,16 @@
 #!/usr/bin/env bash
+# scope: once
 # The SQLite extension: warning-free builds with gcc and clang, the SQL
 # scripts against their expected output (like pg_regress), the Python
 # client, the static build, and the SQL scripts again under valgrind.
 # Ends with "sqlite: N passed, M failed"; exit 1 on any failure.
 #   tools/suites/20-sqlite.sh [--bless]   --bless rewrites expected outputs
 set -u
-cd "$(dirname "$0")/../.."
-
+. "$(dirname "$0")/../testlib.sh"
+tl_begin sqlite
 bless=
 [ "${1:-}" = --bless ] && bless=1
-passed=0
-failed=0
-out=build/sqlite-tests
-mkdir -p "$out"
-
-pass() { passed=$((passed + 1)); echo "ok - $1"; }
-fail() { failed=$((failed + 1)); echo "FAILED - $1"; }
+out=$TL_OUT
 
 # Builds: any compiler warning is a failure.
 for cc in gcc clang; do
@@ -109,5 +104,4 @@ else
     fail "valgrind: not installed"
 fi
 
-echo "sqlite: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+tl_end

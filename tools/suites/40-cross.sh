@@ -1,15 +1,13 @@
 #!/usr/bin/env bash
-# Cross-engine: filters built in PostgreSQL read in SQLite and the reverse,
-# with real data through both engines.
-set -eu
-cd "$(dirname "$0")/../.."
-# One PostgreSQL installation per machine: runs from several clones of the
-# project (make install, then a cluster) take turns instead of overwriting
-# each other's installed module.
-[ -n "${BLOOM_PG_LOCKED:-}" ] || BLOOM_PG_LOCKED=1 exec flock /tmp/bloomfilter-pg.lock "$0" "$@"
-make --no-print-directory sqlite >/dev/null
-make --no-print-directory >/dev/null
-make --no-print-directory install >/dev/null
-# -t: a private cluster directory, so it never collides with another
-# throwaway cluster of the machine (the default name is shared).
-pg_virtualenv -t -v 15 /usr/bin/python3 tools/cross_engine.py build/bloomfilter
+# scope: each major
+# Cross-engine: filters built in PostgreSQL (of the major under test) read in
+# SQLite and the reverse, with real data through both engines
+# (tools/cross_engine.py).  Ends with "cross: N passed, M failed".
+set -u
+. "$(dirname "$0")/../testlib.sh"
+tl_begin cross
+make --no-print-directory sqlite >"$TL_OUT/sqlite-build.log" 2>&1 || { cat "$TL_OUT/sqlite-build.log"; fail "SQLite build"; tl_end; }
+pg_use
+. tools/pgclusters.sh
+# The checks print their own lines and closing line.
+pgc_run -- /usr/bin/python3 tools/cross_engine.py build/bloomfilter

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# scope: each major
 # Install paths of the PostgreSQL extension, in a throwaway cluster:
 #   - version 1.0 installs from its released script alone, and every C
 #     function it names is a symbol of the library built now;
@@ -12,47 +13,25 @@
 #   - the extension is trusted: a database owner without superuser creates
 #     it, updates it from 1.0 and uses it, and operators planted in the
 #     extension's schema never run with the install script's privileges.
-# --installed: test what is installed (80-packages), build and install
-# nothing.  Ends with "upgrade: N passed, M failed"; exit 1 on any failure.
+# --installed: test what is installed (80-packages: PG_BIN names it), build
+# and install nothing.  Ends with "upgrade: N passed, M failed"; exit 1 on
+# any failure.
 set -u
-cd "$(dirname "$0")/../.."
-[ -n "${BLOOM_PG_LOCKED:-}" ] || BLOOM_PG_LOCKED=1 exec flock /tmp/bloomfilter-pg.lock "$0" "$@"
-export BLOOM_PG_LOCKED
-
-if [ "${1:-}" != --inside ]; then
-    mkdir -p build
-    if [ "${1:-}" != --installed ]; then
-        if ! { make --no-print-directory all && make --no-print-directory install; } >build/upgrade-build.log 2>&1; then
-            tail -n 30 build/upgrade-build.log
-            echo "FAILED - build and install"
-            echo "upgrade: 0 passed, 1 failed"
-            exit 1
-        fi
-    fi
-    pg_virtualenv -t -v 15 "$0" --inside >build/upgrade-cluster.log 2>&1
-    rc=$?
-    grep -vE '^[0-9]{4}-[0-9]{2}-[0-9]{2} ' build/upgrade-cluster.log
-    grep -qE '^upgrade: [0-9]+ passed, [0-9]+ failed' build/upgrade-cluster.log || {
-        echo "FAILED - the cluster part did not finish"
-        echo "upgrade: 0 passed, 1 failed"
-        exit 1
-    }
-    exit $rc
+. "$(dirname "$0")/../testlib.sh"
+tl_begin upgrade
+if [ "${1:-}" = --installed ]; then
+    # PG_BIN, PG_CONFIG: the server the packages suite installed into
+    PATH=$PG_BIN:$PATH
+else
+    pg_use
 fi
+. tools/pgclusters.sh
+pgc_setup upgrade
+pgc_start main || { fail "start of a PostgreSQL $(pg_major) server"; tl_end; }
+pgc_env main
 
-# ---- inside the throwaway cluster (PGHOST, PGPORT, PGUSER, PGPASSWORD set) ----
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); echo "ok - $1"; }
-fail() { failed=$((failed + 1)); echo "FAILED - $1"; }
-check() { # check NAME COMMAND...: pass when COMMAND succeeds
-    local name=$1; shift
-    if "$@"; then pass "$name"; else fail "$name"; fi
-}
 q() { psql -X -q -v ON_ERROR_STOP=1 -A -t "$@"; }
-out=build/upgrade
-rm -rf "$out"
-mkdir -p "$out"
+out=$TL_OUT
 version=$(sed -n "s/^default_version *= *'\(.*\)'/\1/p" bloomfilter.control)
 
 # Filters of every kind, made by 1.0's functions only.
@@ -168,7 +147,7 @@ else
 fi
 # CREATE FUNCTION already resolves C symbols (check_function_bodies); the
 # library is checked directly too, so a symbol renamed later is caught here.
-lib="$(pg_config --pkglibdir)/bloomfilter.so"
+lib="$("$PG_CONFIG" --pkglibdir)/bloomfilter.so"
 q -d upg -c "SELECT DISTINCT prosrc FROM pg_proc WHERE probin = '\$libdir/bloomfilter' ORDER BY 1" >"$out/symbols-1.0.txt"
 nm -D --defined-only "$lib" | awk '{ print $NF }' | sort -u >"$out/symbols-lib.txt"
 missing=$(comm -23 "$out/symbols-1.0.txt" "$out/symbols-lib.txt")
@@ -243,10 +222,10 @@ q -d upg_regress -c "ALTER DATABASE upg_regress SET lc_messages TO 'C'" \
     -c "ALTER DATABASE upg_regress SET lc_time TO 'C'" -c "ALTER DATABASE upg_regress SET bytea_output TO 'hex'" \
     -c "ALTER DATABASE upg_regress SET timezone_abbreviations TO 'Default'" \
     -c "CREATE EXTENSION bloomfilter VERSION '1.0'" -c "ALTER EXTENSION bloomfilter UPDATE"
-pg_regress="$(dirname "$(pg_config --pgxs)")/../test/regress/pg_regress"
+pg_regress="$(dirname "$("$PG_CONFIG" --pgxs)")/../test/regress/pg_regress"
 tests=$(ls sql/*.sql | xargs -n1 basename | sed 's/\.sql$//')
 if "$pg_regress" --inputdir=. --outputdir="$out/regress" --use-existing --dbname=upg_regress \
-    --bindir="$(pg_config --bindir)" $tests >"$out/regress.log" 2>&1; then
+    --bindir="$("$PG_CONFIG" --bindir)" $tests >"$out/regress.log" 2>&1; then
     pass "pg_regress: all $(echo $tests | wc -w) tests pass on an extension updated from 1.0"
 else
     grep -E '^(test |not ok)' "$out/regress.log" | grep -v ' ok '
@@ -337,5 +316,4 @@ check "bloom_empty(10^12) is refused before allocating (54000)" too_large "SELEC
 check "bloom_empty_mk(2^40 bits) is refused before allocating (54000)" too_large "SELECT bloom_empty_mk(1099511627776, 3)"
 check "bloom_agg(value, 10^12, 0.01) is refused before allocating (54000)" too_large "SELECT bloom_agg(1, 1000000000000, 0.01)"
 
-echo "upgrade: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+tl_end

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# scope: each major
 # Scale out, part 2: the Bloom-join recipe across two real servers with
 # postgres_fdw (two clusters on loopback ports, tools/pgclusters.sh).
 #
@@ -13,44 +14,21 @@
 # Printed, not asserted: rows, bytes and time of both joins.
 # Ends with "fdw: N passed, M failed" and exits non-zero on any failure.
 set -u
-cd "$(dirname "$0")/../.."
-# -o: the servers must not inherit the lock (see 70-citus.sh).
-# (BLOOM_PG_DESTDIR: a private PostgreSQL tree instead, see tools/pgclusters.sh)
-[ -n "${BLOOM_PG_LOCKED:-}${BLOOM_PG_DESTDIR:-}" ] || BLOOM_PG_LOCKED=1 exec flock -o /tmp/bloomfilter-pg.lock "$0" "$@"
-
-mkdir -p build
-passed=0
-failed=0
-ok() { echo "ok: $*"; passed=$((passed + 1)); }
-fail() { echo "FAILED: $*"; failed=$((failed + 1)); }
-finish() {
-    echo "fdw: $passed passed, $failed failed"
-    [ "$failed" -eq 0 ]
-    exit
-}
-
-if ! tools/install-deps.sh --quiet pg; then
-    fail "could not install the PostgreSQL build dependencies"
-    finish
-fi
-if ! { make --no-print-directory all && make --no-print-directory install ${BLOOM_PG_DESTDIR:+DESTDIR=$BLOOM_PG_DESTDIR}; } > build/fdw-build.log 2>&1; then
-    cat build/fdw-build.log
-    fail "build and install"
-    finish
-fi
-
+. "$(dirname "$0")/../testlib.sh"
+tl_begin fdw
+pg_use
 . tools/pgclusters.sh
 pgc_setup fdw
-pgc_start remote || { fail "start of the remote server"; finish; }
-pgc_start local || { fail "start of the local server"; finish; }
+pgc_start remote || { fail "start of the remote server"; tl_end; }
+pgc_start local || { fail "start of the local server"; tl_end; }
 
-pgc_psql remote <<'SQL' || { fail "remote setup"; finish; }
+pgc_psql remote <<'SQL' || { fail "remote setup"; tl_end; }
 CREATE EXTENSION bloomfilter;
 CREATE TABLE sales (id int8, customer_id int8, amount numeric);
 INSERT INTO sales SELECT g, (g::int8 * 7919) % 200000, (g % 1000) / 10.0 FROM generate_series(1, 1000000) g;
 ANALYZE sales;
 SQL
-pgc_psql local <<SQL || { fail "local setup"; finish; }
+pgc_psql local <<SQL || { fail "local setup"; tl_end; }
 CREATE EXTENSION bloomfilter;
 CREATE EXTENSION postgres_fdw;
 CREATE TABLE customers (id int8 PRIMARY KEY, vip bool);
@@ -62,25 +40,25 @@ CREATE USER MAPPING FOR CURRENT_USER SERVER warehouse OPTIONS (user 'postgres');
 CREATE FOREIGN TABLE sales_remote (id int8, customer_id int8, amount numeric)
     SERVER warehouse OPTIONS (table_name 'sales');
 SQL
-ok "two servers on loopback ports, postgres_fdw with extensions 'bloomfilter'"
+pass "two servers on loopback ports, postgres_fdw with extensions 'bloomfilter'"
 
 plain="SELECT count(*), sum(s.amount) FROM sales_remote s JOIN customers c ON c.id = s.customer_id WHERE c.vip"
 recipe="SELECT count(*), sum(s.amount) FROM sales_remote s JOIN customers c ON c.id = s.customer_id
 WHERE c.vip AND bloom_contains((SELECT bloom_agg(id) FROM customers WHERE vip), s.customer_id)"
 
 # EXPLAIN evidence: the condition runs on the remote server.
-pgc_psql local -At -c "EXPLAIN (VERBOSE, COSTS OFF) $recipe" > build/fdw-explain.txt
-if grep -m1 'Remote SQL: .*bloom_contains(\$1::public.bloom, customer_id)' build/fdw-explain.txt; then
-    ok "the filter travels as a parameter and the remote server applies it"
+pgc_psql local -At -c "EXPLAIN (VERBOSE, COSTS OFF) $recipe" > $TL_OUT/explain.txt
+if grep -m1 'Remote SQL: .*bloom_contains(\$1::public.bloom, customer_id)' $TL_OUT/explain.txt; then
+    pass "the filter travels as a parameter and the remote server applies it"
 else
-    cat build/fdw-explain.txt
+    cat $TL_OUT/explain.txt
     fail "EXPLAIN shows no bloom_contains in the remote SQL"
 fi
 
 # Same answer.
 a=$(pgc_psql local -At -c "$plain")
 b=$(pgc_psql local -At -c "$recipe")
-[ -n "$a" ] && [ "$a" = "$b" ] && ok "same answer with and without the filter ($a)" ||
+[ -n "$a" ] && [ "$a" = "$b" ] && pass "same answer with and without the filter ($a)" ||
     fail "the recipe's answer ($b) differs from the plain join's ($a)"
 
 # Rows shipped: the foreign scan's actual rows (EXPLAIN ANALYZE), twice each, the second timed.
@@ -108,12 +86,12 @@ read -r plain_bytes recipe_bytes <<< "$(pgc_psql local -At -F ' ' -c "
 SELECT (SELECT sum(octet_length(s::text)) FROM sales_remote s),
        (SELECT sum(octet_length(s::text)) FROM sales_remote s
         WHERE bloom_contains((SELECT bloom_agg(id) FROM customers WHERE vip), s.customer_id))")"
-echo "  plain join:  rows shipped $plain_rows, bytes of those rows (text) $plain_bytes, $plain_ms ms"
-echo "  Bloom join:  rows shipped $recipe_rows, bytes $recipe_bytes + the filter $filter_text_bytes as text ($filter_bytes binary), $recipe_ms ms"
-echo "  matches $matches, expected false positives $expected_fp, time ratio $(python3 -c "print(round($recipe_ms / $plain_ms, 2))")x"
+note "plain join:  rows shipped $plain_rows, bytes of those rows (text) $plain_bytes, $plain_ms ms"
+note "Bloom join:  rows shipped $recipe_rows, bytes $recipe_bytes + the filter $filter_text_bytes as text ($filter_bytes binary), $recipe_ms ms"
+note "matches $matches, expected false positives $expected_fp, time ratio $(python3 -c "print(round($recipe_ms / $plain_ms, 2))")x"
 if [ "${plain_rows:-0}" -eq 1000000 ] && [ "${recipe_rows:-0}" -ge "${matches:-1}" ] &&
    [ "$recipe_rows" -le $((matches + 2 * expected_fp)) ]; then
-    ok "rows shipped: $recipe_rows, within matches $matches + 2 x expected false positives $expected_fp (plain join: $plain_rows)"
+    pass "rows shipped: $recipe_rows, within matches $matches + 2 x expected false positives $expected_fp (plain join: $plain_rows)"
 else
     fail "rows shipped $recipe_rows for $matches matches, $expected_fp expected false positives (plain: $plain_rows)"
 fi
@@ -121,18 +99,18 @@ fi
 # A filter larger than the type allows (its text form would pass the 1 GB
 # protocol limit): refused when it is made, before anything is sent, and the
 # connection survives.
-pgc_psql local -At > build/fdw-big.log 2>&1 <<'SQL'
+pgc_psql local -At > $TL_OUT/big.log 2>&1 <<'SQL'
 \set ON_ERROR_STOP 0
 SELECT count(*) FROM sales_remote s
 WHERE bloom_contains((SELECT bloom_empty_mk(4500000000, 1)), s.customer_id);
 SELECT 'still connected', count(*) FROM sales_remote WHERE id <= 10;
 SQL
-cat build/fdw-big.log
-if grep -q 'ERROR:  bloom filter is too large' build/fdw-big.log &&
-   grep -q '^still connected|10$' build/fdw-big.log &&
-   ! grep -qi 'server closed the connection' build/fdw-big.log; then
-    ok "a 562 MB filter is refused with a clear error when it is made, before anything is sent; the connection stays up"
+cat $TL_OUT/big.log
+if grep -q 'ERROR:  bloom filter is too large' $TL_OUT/big.log &&
+   grep -q '^still connected|10$' $TL_OUT/big.log &&
+   ! grep -qi 'server closed the connection' $TL_OUT/big.log; then
+    pass "a 562 MB filter is refused with a clear error when it is made, before anything is sent; the connection stays up"
 else
     fail "no clear error at creation for a filter larger than the type allows (or the connection dropped)"
 fi
-finish
+tl_end

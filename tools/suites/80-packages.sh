@@ -1,40 +1,32 @@
 #!/usr/bin/env bash
-# The Debian packages: `make deb` (lintian: no error, no warning), installed
-# on this machine with apt-get, then run as a user would have them: the
-# pg_regress suite and the upgrade checks against the installed
-# postgresql-15-bloomfilter, the SQLite SQL tests and the Python client
-# against libsqlite3-mod-bloomfilter loaded by name (never the tree's build).
-# Installing replaces the machine's PostgreSQL extension files, so the whole
-# suite holds the PostgreSQL lock.
+# scope: all majors
+# The Debian packages: `make deb` for the majors under test (lintian: no
+# error, no warning), then each used as a user would have it:
+#   - libsqlite3-mod-bloomfilter installed on this machine with apt-get,
+#     then the SQLite SQL tests and the Python client against it, loaded by
+#     name (never the tree's build);
+#   - postgresql-MAJOR-bloomfilter installed by dpkg into a copy of that
+#     major's server (tools/postgres.sh) that has a dpkg database of its own
+#     (Debian 12 has no server but 15, and the machine's own PostgreSQL is
+#     left alone), then pg_regress and the upgrade checks against it; for
+#     15, apt-get --simulate shows that Debian 12 installs it as it is.
 # Ends with "packages: N passed, M failed"; exit 1 on any failure.
 set -u
-cd "$(dirname "$0")/../.."
-[ -n "${BLOOM_PG_LOCKED:-}" ] || BLOOM_PG_LOCKED=1 exec flock /tmp/bloomfilter-pg.lock "$0" "$@"
-export BLOOM_PG_LOCKED
-
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); echo "ok - $1"; }
-fail() { failed=$((failed + 1)); echo "FAILED - $1"; }
-finish() {
-    echo "packages: $passed passed, $failed failed"
-    [ "$failed" -eq 0 ]
-    exit
-}
-out=build/packages
-rm -rf "$out"
-mkdir -p "$out"
+. "$(dirname "$0")/../testlib.sh"
+tl_begin packages
+# Installing replaces the machine's SQLite module: one clone at a time.
+[ -n "${BLOOM_PACKAGES_LOCKED:-}" ] || BLOOM_PACKAGES_LOCKED=1 exec flock /tmp/bloomfilter-packages.lock "$0" "$@"
+out=$TL_OUT
+majors=${PG:-$(pg_majors | tr '\n' ' ')}
 version=$(sed -n "s/^default_version *= *'\(.*\)'/\1/p" bloomfilter.control)
 
 # ---- build ----
-# nocheck: the build's own pg_regress run (dh_pgxs_test) would repeat the
-# run against the installed package below.
-if DEB_BUILD_OPTIONS=nocheck tools/build-deb.sh >"$out/build.log" 2>&1; then
-    pass "make deb builds $(ls build/deb/*.deb | grep -vc dbgsym) packages"
+if PG="$majors" tools/build-deb.sh >"$out/build.log" 2>&1; then
+    pass "make deb builds $(ls build/deb/*.deb | grep -vc dbgsym) packages: $(cd build/deb && ls *.deb | grep -v dbgsym | sed 's/_.*//' | tr '\n' ' ')"
 else
     tail -n 40 "$out/build.log"
     fail "make deb"
-    finish
+    tl_end
 fi
 if grep -E '^[EW]:' build/deb/lintian.txt; then
     fail "lintian: errors or warnings (above; build/deb/lintian.txt)"
@@ -42,31 +34,23 @@ else
     pass "lintian: no errors, no warnings ($(grep -c '^[IP]:' build/deb/lintian.txt) info/pedantic notes)"
 fi
 
-# ---- install ----
-pg_pkg=$(ls build/deb/postgresql-*-bloomfilter_*.deb | grep -v dbgsym)
+# ---- SQLite, installed on this machine, loaded by name ----
 sqlite_pkg=$(ls build/deb/libsqlite3-mod-bloomfilter_*.deb)
 sudo=
 [ "$(id -u)" -eq 0 ] || sudo=sudo
 # --reinstall: the same version may be installed already, from an older tree.
-if DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --reinstall \
-    "$PWD/$pg_pkg" "$PWD/$sqlite_pkg" >"$out/install.log" 2>&1; then
-    pass "apt-get install $(basename "$pg_pkg") $(basename "$sqlite_pkg")"
+if DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --reinstall "$PWD/$sqlite_pkg" >"$out/install.log" 2>&1; then
+    pass "apt-get install $(basename "$sqlite_pkg")"
 else
     cat "$out/install.log"
-    fail "apt-get install of the packages"
-    finish
+    fail "apt-get install of the SQLite package"
 fi
-packages="$(dpkg-deb -f "$pg_pkg" Package) libsqlite3-mod-bloomfilter"
-# Every installed file is the package's own, byte for byte (not a `make
-# install` from a tree), so the tests below run the packaged code.
-if dpkg --verify $packages >"$out/verify.log" 2>&1 && [ ! -s "$out/verify.log" ]; then
-    pass "dpkg --verify: the installed files are the packages'"
+if dpkg --verify libsqlite3-mod-bloomfilter >"$out/verify.log" 2>&1 && [ ! -s "$out/verify.log" ]; then
+    pass "dpkg --verify: the installed SQLite module is the package's"
 else
     cat "$out/verify.log"
-    fail "dpkg --verify"
+    fail "dpkg --verify libsqlite3-mod-bloomfilter"
 fi
-
-# ---- SQLite, loaded by name ----
 by_name=$(cd / && sqlite3 -batch :memory: "SELECT load_extension('bloomfilter'); SELECT bloom_version();" 2>&1)
 if [ "$by_name" = "$(printf '\n%s' "$version")" ]; then
     pass "sqlite3: load_extension('bloomfilter') finds the installed module ($version)"
@@ -96,32 +80,65 @@ else
     fail "python sqlite3 client against the installed module"
 fi
 
-# ---- PostgreSQL: the installed extension ----
-# installcheck runs pg_regress against what is installed; it builds and
-# installs nothing.
-rm -f regression.diffs regression.out
-pg_virtualenv -t -v 15 make --no-print-directory installcheck >"$out/pg-regress.log" 2>&1
-grep -E '^(test |ok |not ok )' "$out/pg-regress.log"
-[ -f regression.diffs ] && head -n 60 regression.diffs
-regress_ok=$(grep -cE '^(test +[a-z_0-9]+ +\.\.\. ok|ok +[0-9]+ +[-+] )' "$out/pg-regress.log")
-regress_failed=$(grep -cE '^(test +[a-z_0-9]+ +\.\.\. FAILED|not ok +[0-9]+ )' "$out/pg-regress.log")
-expected_tests=$(ls sql/*.sql | wc -l)
-passed=$((passed + regress_ok))
-failed=$((failed + regress_failed))
-if [ $((regress_ok + regress_failed)) -ne "$expected_tests" ]; then
-    tail -n 20 "$out/pg-regress.log"
-    fail "pg_regress ran $((regress_ok + regress_failed)) of $expected_tests tests"
-fi
-if [ -x tools/suites/60-upgrade.sh ]; then
-    tools/suites/60-upgrade.sh --installed >"$out/upgrade.log" 2>&1
-    grep -E '^(ok|FAILED) ' "$out/upgrade.log"
-    line=$(grep -E '^upgrade: [0-9]+ passed, [0-9]+ failed' "$out/upgrade.log")
-    if [ -n "$line" ]; then
-        passed=$((passed + $(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')))
-        failed=$((failed + $(echo "$line" | sed -E 's/.*passed, ([0-9]+) failed.*/\1/')))
-    else
-        tail -n 20 "$out/upgrade.log"
-        fail "upgrade checks against the installed extension did not finish"
+# ---- PostgreSQL: each major's package in a copy of that major's server ----
+. tools/pgclusters.sh
+for major in $majors; do
+    pkg=$(ls build/deb/postgresql-"$major"-bloomfilter_*.deb 2>/dev/null | head -n 1)
+    [ -n "$pkg" ] || { fail "PostgreSQL $major: no package postgresql-$major-bloomfilter"; continue; }
+    if [ "$major" = 15 ]; then
+        if DEBIAN_FRONTEND=noninteractive $sudo apt-get install --simulate -qq "$PWD/$pkg" >"$out/simulate-15.log" 2>&1; then
+            pass "PostgreSQL 15: apt-get install ./$(basename "$pkg") resolves on Debian 12 (simulated)"
+        else
+            cat "$out/simulate-15.log"
+            fail "PostgreSQL 15: apt-get --simulate install of $(basename "$pkg")"
+        fi
     fi
-fi
-finish
+    cache_bin=$(tools/postgres.sh "$major" 2>>"$out/postgres.log" | tail -n 1)
+    root=$(tools/postgres.sh --cache)/installs/packages-$(echo "$TL_ROOT" | md5sum | cut -c1-12)/$major
+    rm -rf "$root"
+    mkdir -p "$(dirname "$root")"
+    cp -al "${cache_bin%/usr/lib/postgresql/$major/bin}" "$root" 2>/dev/null ||
+        cp -a "${cache_bin%/usr/lib/postgresql/$major/bin}" "$root"
+    mkdir -p "$root"/var/lib/dpkg/info "$root"/var/lib/dpkg/updates "$root"/var/lib/dpkg/triggers
+    touch "$root"/var/lib/dpkg/status "$root"/var/lib/dpkg/available
+    # --force-depends: this root's dpkg database knows no server package.
+    if dpkg --root="$root" --force-depends --force-not-root -i "$pkg" >"$out/dpkg-$major.log" 2>&1 &&
+        dpkg --root="$root" --verify "postgresql-$major-bloomfilter" >>"$out/dpkg-$major.log" 2>&1; then
+        pass "PostgreSQL $major: dpkg installs $(basename "$pkg") into a $major server, its files verify"
+    else
+        cat "$out/dpkg-$major.log"
+        fail "PostgreSQL $major: dpkg install of $(basename "$pkg")"
+        continue
+    fi
+    PG_BIN=$root/usr/lib/postgresql/$major/bin PG_CONFIG=$root/usr/lib/postgresql/$major/bin/pg_config
+    export PG_BIN PG_CONFIG
+    # installcheck runs pg_regress against what is installed; it builds and
+    # installs nothing.
+    (
+        pgc_setup packages-"$major"
+        pgc_start main || exit 1
+        pgc_env main
+        make --no-print-directory PG_CONFIG="$PG_CONFIG" installcheck
+    ) >"$out/pg-regress-$major.log" 2>&1
+    regress_ok=$(grep -cE '^(test +[a-z_0-9]+ +\.\.\. ok|ok +[0-9]+ +[-+] )' "$out/pg-regress-$major.log")
+    regress_failed=$(grep -cE '^(test +[a-z_0-9]+ +\.\.\. FAILED|not ok +[0-9]+ )' "$out/pg-regress-$major.log")
+    tests=$(ls sql/*.sql | wc -l)
+    if [ "$regress_ok" -eq "$tests" ] && [ "$regress_failed" -eq 0 ]; then
+        pass "PostgreSQL $major: pg_regress, all $tests tests, against the installed package"
+    else
+        grep -E '^(test |not ok )' "$out/pg-regress-$major.log" | grep -v ' ok '
+        head -n 40 build/pg/"$major"/regression.diffs 2>/dev/null
+        fail "PostgreSQL $major: pg_regress against the installed package ($regress_ok of $tests ok)"
+    fi
+    PG=$major tools/suites/60-upgrade.sh --installed >"$out/upgrade-$major.log" 2>&1
+    line=$(grep -E '^upgrade: [0-9]+ passed, [0-9]+ failed' "$out/upgrade-$major.log")
+    if [ -n "$line" ] && [ "$(echo "$line" | sed -E 's/.*passed, ([0-9]+) failed.*/\1/')" -eq 0 ]; then
+        pass "PostgreSQL $major: the upgrade checks against the installed package ($line)"
+    else
+        grep -E '^FAILED - ' "$out/upgrade-$major.log"
+        tail -n 5 "$out/upgrade-$major.log"
+        fail "PostgreSQL $major: the upgrade checks against the installed package"
+    fi
+    rm -rf "$root"
+done
+tl_end

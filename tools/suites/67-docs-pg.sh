@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# scope: each major
+# The PostgreSQL examples of README.md and docs/*.md (tools/doctest.py
+# --engines pg) on a server of the major under test, the extension installed
+# the way the README says (make install).
+# Ends with "docs-pg: N passed, M failed"; exit 1 on any failure.
+set -u
+. "$(dirname "$0")/../testlib.sh"
+tl_begin docs-pg
+tools/install-deps.sh --quiet core sqlite python
+make --no-print-directory sqlite >"$TL_OUT/build.log" 2>&1 || { cat "$TL_OUT/build.log"; fail "SQLite build"; tl_end; }
+pg_use
+. tools/pgclusters.sh
+pgc_run -- /usr/bin/python3 tools/doctest.py --engines pg >"$TL_OUT/doctest.log" 2>&1
+cat "$TL_OUT/doctest.log"
+line=$(grep -E '^docs: [0-9]+ passed, [0-9]+ failed' "$TL_OUT/doctest.log" | tail -n 1)
+TL_PASSED=$(echo "$line" | sed -nE 's/^docs: ([0-9]+) passed.*/\1/p')
+TL_FAILED=$(echo "$line" | sed -nE 's/.*passed, ([0-9]+) failed.*/\1/p')
+[ -n "$TL_PASSED" ] || { TL_PASSED=0; fail "tools/doctest.py did not finish"; }
+tl_end
