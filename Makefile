@@ -5,7 +5,8 @@
 #                on every supported PostgreSQL major (PG=17 make test: one)
 #   make bench   benchmarks, each against a baseline in the same run
 #   make deb     Debian packages (PostgreSQL, one per major, and SQLite) in build/deb/
-#   make psql    a server of your own (PG=17 make psql), the extension created
+#   make psql    psql on a server of your own, the extension and the README's
+#                example tables created (PG=17 make psql; make psql-stop)
 #
 #   make [PG_CONFIG=.../pg_config] [install|installcheck|uninstall]
 #                the SQLite extension (build/bloomfilter.so) and, when a
@@ -58,7 +59,7 @@ include bench/bench.mk
 include tools/warnings.mk
 include fuzz/fuzz.mk
 
-.PHONY: all clean test demo bench deps deb psql
+.PHONY: all clean test demo bench deps deb psql psql-stop
 clean: pg-clean
 	rm -rf build core/*.o pg/*.o bloomfilter.so results regression.diffs regression.out
 
@@ -77,5 +78,7 @@ demo:
 	sqlite/demo.sh
 
 psql:
-	tools/psql.sh
+	@tools/psql.sh
+psql-stop:
+	@tools/psql.sh --stop
 endif

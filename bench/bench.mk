@@ -18,5 +18,21 @@ build/bench/bench_compose: bench/bench_compose.c $(CORE_SRCS) $(CORE_HDRS)
 bench-compose: build/bench/bench_compose
 	build/bench/bench_compose
 
-# bench-sqlite and bench-pg are defined in sqlite/sqlite.mk and pg/pg.mk.
+# PostgreSQL benchmarks against built-in baselines, in one throwaway server
+# of the major PG (default: the first of pg/majors): PG=18 make bench-pg.
+.PHONY: bench-pg bench-pg-sliced bench-pg-batched bench-citus
+bench-pg:
+	tools/install-deps.sh --quiet bench
+	bench/run_pg.sh bench/bench_pg.sh bench/bench_pg_sliced.sh bench/bench_pg_batched.sh
+# Sliced probes of stored filters alone (also part of bench-pg).
+bench-pg-sliced:
+	bench/run_pg.sh bench/bench_pg_sliced.sh
+# The batched probe scan alone, row by row against batched (also part of bench-pg).
+bench-pg-batched:
+	bench/run_pg.sh bench/bench_pg_batched.sh
+# bloom_agg on a real Citus cluster against a local table (needs ../shared/citus).
+bench-citus:
+	bench/bench_citus.sh
+
+# bench-sqlite is defined in sqlite/sqlite.mk.
 bench: bench-core bench-compose bench-sqlite bench-pg

@@ -6,16 +6,21 @@
 # the bytes of the partial states the shards send (their text form).
 # Needs the Citus source beside the project (see tools/suites/70-citus.sh).
 #   ROWS (default 2000000) rows, every k distinct.
+#   PG (default 15): the PostgreSQL major; Citus 13.2.2 for 15, 14.0.1 for 16-18.
 set -eu
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/../tools/testlib.sh"
+tl_begin bench-citus
+set -e
 ROWS=${BENCH_ROWS:-2000000}
 RUNS=${BENCH_RUNS:-5}
-tarball=${CITUS_TARBALL:-$(ls "$(cd .. && pwd)"/shared/citus/citus-*.tar.gz 2>/dev/null | tail -n 1)}
-[ -f "$tarball" ] || { echo "bench-citus: no Citus source at ../shared/citus: skipped"; exit 0; }
+case $(pg_major) in 15) citus=citus-13.2.2 ;; 16|17|18) citus=citus-14.0.1 ;; *) citus=none ;; esac
+tarball=${CITUS_TARBALL:-$(cd .. && pwd)/shared/citus/$citus.tar.gz}
+[ -f "$tarball" ] || { echo "bench-citus: no Citus source for PostgreSQL $(pg_major) at $tarball: skipped"; exit 0; }
+pg_use
 tools/citus-install.sh "$tarball" > /dev/null
 . tools/pgclusters.sh
 pgc_setup bench-citus
-for node in coord w1 w2; do pgc_start "$node" "shared_preload_libraries='citus'" "max_connections=200"; done
+for node in coord w1 w2; do pgc_start "$node" "shared_preload_libraries='citus'" "max_connections=200" "citus.enable_statistics_collection=off"; done
 for node in coord w1 w2; do pgc_psql "$node" -c "CREATE EXTENSION citus"; done
 pgc_psql coord -At > /dev/null <<SQL
 SELECT citus_set_coordinator_host('127.0.0.1', $(pgc_port coord));

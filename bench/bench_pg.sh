@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# PostgreSQL benchmarks (make bench-pg): run inside pg_virtualenv, which sets
-# PGHOST/PGPORT/PGUSER/PGPASSWORD.  Every figure is the median of 5 runs in
+# PostgreSQL benchmarks (make bench-pg): run by bench/run_pg.sh in a throwaway
+# server (PGHOST/PGPORT/PGUSER set).  Every figure is the median of 5 runs in
 # one backend with max_parallel_workers_per_gather = 0, next to a built-in
 # baseline of the same shape measured in the same run; the runs are rounds
 # over all queries, so load from elsewhere does not land on one query only.

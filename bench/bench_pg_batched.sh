@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The batched probe scan (make bench-pg-batched, part of make bench-pg): run
-# inside pg_virtualenv.  Each probe query runs twice, row by row
+# by bench/run_pg.sh in a throwaway server.  Each probe query runs twice, row by row
 # (bloomfilter.enable_batched_probe = off: Seq Scan with the qual) and in
 # batches (Custom Scan BloomBatchedProbe), next to its baseline of the same
 # run:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sliced probes of stored filters (make bench-pg-sliced, part of make bench-pg):
-# run inside pg_virtualenv.  A table of distinct stored filters (one a day, a
+# run by bench/run_pg.sh in a throwaway server.  A table of distinct stored filters (one a day, a
 # file, a partition; STORAGE EXTERNAL: out of line, uncompressed) probed row by
 # row, against the cheapest read of such a value there is: one 32-byte slice
 # of each row's filter, substring(f::bytea from N for 32), in the same run.

@@ -147,5 +147,25 @@ expected_new = [s for s in unreleased if re.fullmatch(r"pg/bloomfilter--[\d.]+--
 check(f"every install script is released or an upgrade to {version}",
       unreleased == expected_new and len(expected_new) <= 1, f"unreleased: {unreleased}")
 
+# ---- supported PostgreSQL majors: pg/majors is the one list ----
+majors = [int(line.split("#")[0]) for line in open("pg/majors") if line.split("#")[0].strip()]
+check("pg/majors lists the supported majors, oldest first", majors and majors == sorted(set(majors)), str(majors))
+if majors:
+    want_range = f">= {majors[0]}.0.0, < {majors[-1] + 1}.0.0"
+    if meta is not None:
+        ranges = {f"prereqs.{phase}.requires.PostgreSQL": meta.get("prereqs", {}).get(phase, {}).get("requires", {}).get("PostgreSQL")
+                  for phase in ("build", "runtime")}
+        wrong = {k: v for k, v in ranges.items() if v != want_range}
+        check(f"META.json requires PostgreSQL {want_range} (pg/majors)", not wrong, str(wrong))
+    control_pkgs = re.findall(r"^Package: postgresql-(\d+)-bloomfilter$", open("debian/control").read(), re.M)
+    check(f"debian/control has one package per major of pg/majors",
+          [int(m) for m in control_pkgs] == majors, f"debian/control: {control_pkgs}")
+    pgversions = open("debian/pgversions").read().split()
+    check("debian/pgversions starts at the oldest major of pg/majors",
+          pgversions == [f"{majors[0]}+"], f"debian/pgversions: {pgversions}")
+    spoken = ", ".join(str(m) for m in majors[:-1]) + f" and {majors[-1]}"
+    check(f"README.md says which majors are supported (\"PostgreSQL {spoken}\")",
+          f"PostgreSQL {spoken}" in open("README.md").read())
+
 print(f"versions: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

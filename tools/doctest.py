@@ -22,7 +22,7 @@ from an optional annotation, an HTML comment on the line right above the fence
           which must fail with a message containing TEXT.  SQLite runs through
           Debian's /usr/bin/python3 sqlite3 module (`.load PATH` is the only
           dot-command); PostgreSQL through psql in the cluster of PGHOST/PGPORT
-          (the suite runs this under pg_virtualenv).
+          (tools/suites/67-docs-pg.sh runs this with a throwaway server's).
   sh      Run by bash -e in the page's scratch directory: a copy of the tree
   python  (tracked and untracked files), with build/bloomfilter.so and app.db
           (an SQLite database of the fixture).  Python is /usr/bin/python3.
@@ -389,9 +389,12 @@ def make_scratch(page):
 def run_program(argv, scratch, log):
     # A fresh Debian's PATH (no pyenv or /opt shims ahead of /usr/bin) and no
     # package index: what a user of the docs has on the CI machine.
+    # PG_BIN (the suite's server of the major under test) comes first, as a
+    # user's own server's pg_config and psql would.
     env = dict(os.environ, LC_ALL='C', PIP_NO_INDEX='1',
-               PATH='/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin')
-    r = subprocess.run(argv, cwd=scratch, capture_output=True, text=True, timeout=TIMEOUT,
+               PATH=(os.environ['PG_BIN'] + ':' if os.environ.get('PG_BIN') else '')
+               + '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin')
+    r = subprocess.run(argv, cwd=scratch, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=TIMEOUT,
                        env=env)
     out = (r.stdout + r.stderr).strip().split('\n')
     log.extend('  ' + line for line in out[-30:])

@@ -9,6 +9,10 @@
 #   tools/postgres.sh MAJOR     make the server once, print its bin directory
 #   tools/postgres.sh --list    the supported majors (pg/majors)
 #   tools/postgres.sh --cache   the cache directory (other builds keep theirs beside)
+#   tools/postgres.sh MAJOR --unpack PACKAGE ROOT
+#                               unpack another Debian package of that major's
+#                               suite into ROOT (a copy of the tree: the
+#                               benchmarks put postgresql-MAJOR-hll beside it)
 #
 # Nothing of the machine changes but the cache, and Debian 12 packages the
 # routes need when they are missing (tools/install-deps.sh postgres).  The
@@ -56,7 +60,8 @@ case ${1:-} in
     --list) majors; exit 0 ;;
     --cache) echo "$cache"; exit 0 ;;
 esac
-[ $# -eq 1 ] && [[ $1 =~ ^[0-9]+$ ]] || die "usage: tools/postgres.sh MAJOR   (one of: $(majors | tr '\n' ' '))"
+{ [ $# -eq 1 ] || { [ $# -eq 4 ] && [ "$2" = --unpack ]; }; } && [[ $1 =~ ^[0-9]+$ ]] ||
+    die "usage: tools/postgres.sh MAJOR [--unpack PACKAGE ROOT]   (MAJOR: one of $(majors | tr '\n' ' '))"
 major=$1
 majors | grep -qx "$major" || die "PostgreSQL $major is not supported (pg/majors: $(majors | tr '\n' ' '))"
 route=$(route_of "$major") || die "no route to a PostgreSQL $major server in tools/postgres.sh"
@@ -66,12 +71,28 @@ root=$tree/root
 bin=$root/usr/lib/postgresql/$major/bin
 stamp=$tree/complete
 
+apt_private() { # apt-get|apt-cache ARGS...: apt on the private list and state
+    local tool=$1; shift
+    "$tool" -q -o Dir::Etc::sourcelist="$cache/apt-$major/sources.list" -o Dir::Etc::sourceparts=- \
+        -o Dir::State="$cache/apt-$major/state" -o Dir::State::status="$cache/apt-$major/status" \
+        -o Dir::Cache="$cache/apt-$major/cache" -o Acquire::Check-Valid-Until=false \
+        -o Debug::NoLocking=1 -o APT::Sandbox::User="$(id -un)" "$@"
+}
+
 usable() { [ -f "$stamp" ] && "$bin/postgres" --version >/dev/null 2>&1 && "$bin/pg_config" --version >/dev/null 2>&1; }
 
 mkdir -p "$cache"
 # A tree is made by one process at a time; the others wait and reuse it.
 exec 9>"$cache/.lock-$major"
 flock 9
+if usable && [ $# -eq 4 ]; then
+    [ -f "$cache/apt-$major/sources.list" ] || die "PostgreSQL $major comes from no Debian suite: no $3 for it"
+    pkgs=$(mktemp -d)
+    (cd "$pkgs" && apt_private apt-get download "$3") >"$pkgs/log" 2>&1 || { cat "$pkgs/log" >&2; rm -rf "$pkgs"; exit 1; }
+    dpkg-deb -x "$pkgs"/*.deb "$4"
+    rm -rf "$pkgs"
+    exit 0
+fi
 if usable; then echo "$bin"; exit 0; fi
 
 "$root_dir/tools/install-deps.sh" --quiet postgres >&2
@@ -85,13 +106,6 @@ multiarch=$(gcc -print-multiarch 2>/dev/null || true)
 start=$SECONDS
 
 # ---- debian: unpack the packages and the libraries they link ----
-apt_private() { # apt-get|apt-cache ARGS...: apt on the private list and state
-    local tool=$1; shift
-    "$tool" -q -o Dir::Etc::sourcelist="$cache/apt-$major/sources.list" -o Dir::Etc::sourceparts=- \
-        -o Dir::State="$cache/apt-$major/state" -o Dir::State::status="$cache/apt-$major/status" \
-        -o Dir::Cache="$cache/apt-$major/cache" -o Acquire::Check-Valid-Until=false \
-        -o Debug::NoLocking=1 -o APT::Sandbox::User="$(id -un)" "$@"
-}
 
 debian_route() { # SUITE...
     local suites=("$@") pgsuite=${@: -1} apt=$cache/apt-$major s

@@ -44,12 +44,9 @@ run_suite() { # LABEL SCRIPT (PG in the environment for PostgreSQL suites)
     name=${name#[0-9][0-9]-}
     local log=build/test/logs/$label.log t0=$SECONDS
     echo "=== $label ($(date +%H:%M:%S), $(( (SECONDS - start) / 60 )) min in)"
-    "$script" >"$log" 2>&1 &
-    local pid=$!
-    # Show the suite's own lines as they come.
-    tail -n +1 -f --pid=$pid "$log" 2>/dev/null | grep --line-buffered -E '^(ok - |FAILED - |skip - |note: )'
-    wait $pid
-    local rc=$? line p=0 f=1 s=0
+    # Show the suite's own lines as they come; all of it goes to the log.
+    "$script" 2>&1 | tee "$log" | grep --line-buffered -E '^(ok - |FAILED - |skip - |note: )'
+    local rc=${PIPESTATUS[0]} line p=0 f=1 s=0
     line=$(grep -E "^$name: [0-9]+ passed, [0-9]+ failed" "$log" | tail -n 1)
     if [ -n "$line" ]; then
         p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')

@@ -93,7 +93,7 @@ int main(int argc, char **argv)
                 continue;
             test_current_failed = 0;
             t->run();
-            printf("%s %s\n", test_current_failed ? "FAIL" : "ok  ", t->name);
+            printf("%s - %s\n", test_current_failed ? "FAILED" : "ok", t->name);
             fflush(stdout);
             if (test_current_failed)
                 failed++;

@@ -1,6 +1,6 @@
 """The adapters (psycopg2, psycopg 3) and the client filter against
 PostgreSQL.  Connects by libpq's environment (PGHOST, PGDATABASE, ...);
-tools/suites/65-python.sh runs it inside pg_virtualenv."""
+tools/suites/65-python-pg.sh runs it with a throwaway server's PG* variables."""
 import decimal
 import math
 import sqlite3
