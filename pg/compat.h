@@ -47,6 +47,24 @@
 #include "commands/explain_state.h"
 #endif
 
+/*
+ * 18: a path counts the disabled nodes it holds (enable_seqscan = off ...),
+ * and the planner compares that count before any cost.  A path costed from
+ * another of the same kind copies its count; before 18 a disabled path
+ * carried disable_cost in its costs instead, which the copy already has.
+ */
+#include "nodes/pathnodes.h"
+static inline void
+path_copy_disabled_nodes_compat(Path *to, const Path *from)
+{
+#if PG_VERSION_NUM >= 180000
+	to->disabled_nodes = from->disabled_nodes;
+#else
+	(void) to;
+	(void) from;
+#endif
+}
+
 /* 19: a table slot is made with tts_flags (TTS_FLAG_*). */
 #include "executor/tuptable.h"
 #if PG_VERSION_NUM < 190000

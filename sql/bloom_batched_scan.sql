@@ -124,6 +124,22 @@ EXECUTE probe_plain(:'filter_text');
 RESET bloomfilter.enable_batched_probe;
 RESET plan_cache_mode;
 
+-- enable_seqscan = off disables the batched scan as it disables the Seq
+-- Scan it is costed from (18 on: a count of disabled nodes, compared before
+-- costs; before: disable_cost added to them): an index scan on another qual
+-- wins however much more it costs, and without one the batched scan still
+-- wins over the plain scan, both disabled.
+BEGIN;
+CREATE INDEX bscan_keys_id ON bscan_keys (id);
+SELECT * FROM pg_temp.explain($$
+SELECT id FROM bscan_keys WHERE bloom_contains((SELECT f FROM bscan_filters WHERE layout = 'classic' AND col = 'i8'), i8) AND id > 0$$);
+SET LOCAL enable_seqscan = off;
+SELECT * FROM pg_temp.explain($$
+SELECT id FROM bscan_keys WHERE bloom_contains((SELECT f FROM bscan_filters WHERE layout = 'classic' AND col = 'i8'), i8) AND id > 0$$);
+SELECT * FROM pg_temp.explain($$
+SELECT id FROM bscan_keys WHERE bloom_contains((SELECT f FROM bscan_filters WHERE layout = 'classic' AND col = 'i8'), i8) AND m = 1$$);
+ROLLBACK;
+
 -- A filter that changes per outer row: the scan is rescanned and reads it again.
 SELECT s.* FROM batched_same(
     'SELECT fl.layout, fl.col, (SELECT count(*) FROM bscan_keys WHERE bloom_contains(fl.f, bscan_keys.i8)) AS n
