@@ -19,7 +19,6 @@
 
 #include "access/relscan.h"
 #include "access/tableam.h"
-#include "commands/explain.h"
 #include "executor/executor.h"
 #include "miscadmin.h"
 #include "nodes/extensible.h"
@@ -140,13 +139,14 @@ begin_scan(CustomScanState *node, EState *estate, int eflags)
 	(void) eflags;
 
 	/*
-	 * The rows returned are heap tuples in buffer slots.  PostgreSQL 15
-	 * gives a custom scan a virtual scan slot and compiles the quals and the
-	 * projection (and JIT-deforms) for it, so they are made again for buffer
-	 * slots, as ExecInitSeqScan makes them.
+	 * The rows returned are heap tuples in buffer slots.  PostgreSQL gives
+	 * a custom scan a virtual scan slot (15 always; 16 on, unless the state
+	 * names other slotOps) and compiles the quals and the projection (and
+	 * JIT-deforms) for it, so they are made again for buffer slots, as
+	 * ExecInitSeqScan makes them.
 	 */
 	node->ss.ss_ScanTupleSlot = ExecAllocTableSlot(&estate->es_tupleTable, desc,
-												   &TTSOpsBufferHeapTuple);
+												   &TTSOpsBufferHeapTuple, 0);
 	node->ss.ps.scandesc = desc;
 	node->ss.ps.scanops = &TTSOpsBufferHeapTuple;
 	node->ss.ps.scanopsfixed = true;
@@ -161,7 +161,7 @@ begin_scan(CustomScanState *node, EState *estate, int eflags)
 											  ALLOCSET_DEFAULT_SIZES);
 	state->batch_cxt = bloom_context_create(estate->es_query_cxt, "bloom batched probe batch",
 											 ALLOCSET_DEFAULT_SIZES);
-	state->fetch_slot = ExecAllocTableSlot(&estate->es_tupleTable, desc, &TTSOpsBufferHeapTuple);
+	state->fetch_slot = ExecAllocTableSlot(&estate->es_tupleTable, desc, &TTSOpsBufferHeapTuple, 0);
 }
 
 /* Evaluate the filter expression: once per scan, again after a rescan. */
@@ -270,6 +270,13 @@ next_batch(BatchedProbeState *state)
 	return n > 0;
 }
 
+/* The options a Seq Scan begins its heap scan with. */
+static uint32
+scan_flags(ScanState *ss)
+{
+	return ScanRelIsReadOnly(ss) ? SO_HINT_REL_READ_ONLY : SO_NONE;
+}
+
 static TupleTableSlot *
 next_row(ScanState *ss)
 {
@@ -277,7 +284,8 @@ next_row(ScanState *ss)
 
 	if (ss->ss_currentScanDesc == NULL)
 		ss->ss_currentScanDesc = table_beginscan(ss->ss_currentRelation,
-												 ss->ps.state->es_snapshot, 0, NULL);
+												 ss->ps.state->es_snapshot, 0, NULL,
+												 scan_flags(ss));
 	if (!state->filter_ready)
 		read_filter(state);
 	if (state->filter_null)
@@ -370,7 +378,8 @@ initialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
 	(void) pcxt;
 	table_parallelscan_initialize(node->ss.ss_currentRelation, pscan,
 								  node->ss.ps.state->es_snapshot);
-	node->ss.ss_currentScanDesc = table_beginscan_parallel(node->ss.ss_currentRelation, pscan);
+	node->ss.ss_currentScanDesc = table_beginscan_parallel(node->ss.ss_currentRelation, pscan,
+														   scan_flags(&node->ss));
 }
 
 static void
@@ -385,7 +394,7 @@ initialize_worker(CustomScanState *node, shm_toc *toc, void *coordinate)
 {
 	(void) toc;
 	node->ss.ss_currentScanDesc = table_beginscan_parallel(node->ss.ss_currentRelation,
-														   coordinate);
+														   coordinate, scan_flags(&node->ss));
 }
 
 /* ---- EXPLAIN ---- */

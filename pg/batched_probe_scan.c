@@ -22,7 +22,8 @@
  * Cost: the planner charges a probe one operator cost per row whatever the
  * filter's size; the batched scan is charged half of it, so it wins over
  * the same seq scan and competes with other paths (an index scan on another
- * qual) as a seq scan would.
+ * qual) as a seq scan would; it is disabled where the seq scan is
+ * (enable_seqscan = off).
  */
 #include "bloomfilter.h"
 #include "batched_probe.h"
@@ -202,6 +203,8 @@ make_path(PlannerInfo *root, RelOptInfo *rel, RestrictInfo *probe, int parallel_
 	path->path.parallel_safe = rel->consider_parallel;
 	path->path.parallel_workers = parallel_workers;
 	path->path.rows = seq->rows;
+	/* disabled where a seq scan is (enable_seqscan = off) */
+	path_copy_disabled_nodes_compat(&path->path, seq);
 	path->path.startup_cost = seq->startup_cost;
 	/* half the probe's cost, on this process's share of the rows */
 	path->path.total_cost = seq->total_cost -

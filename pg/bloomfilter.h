@@ -10,7 +10,7 @@
 #ifndef BLOOMFILTER_PG_H
 #define BLOOMFILTER_PG_H
 
-#include "postgres.h"
+#include "compat.h"
 
 #include "access/detoast.h"
 #include "fmgr.h"
@@ -75,8 +75,8 @@ typedef enum BloomSource
  * ("union", "intersect", ...) and the object for the other statuses; it may
  * be NULL.  The core's message becomes the errdetail sentence.
  */
-extern void bloom_raise(const bloom_error *err, BloomSource source, const char *what)
-			pg_attribute_noreturn();
+pg_noreturn extern void bloom_raise(const bloom_error *err, BloomSource source,
+									const char *what);
 
 /* A core message as an errdetail sentence (capitalized, final period). */
 extern char *bloom_sentence(const char *message);

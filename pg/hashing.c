@@ -229,7 +229,6 @@ canonical_numeric_hash(Numeric num, uint64 seed)
 
 	if (numeric_is_nan(num))
 		return bloom_hash_double(NAN, seed);
-#if PG_VERSION_NUM >= 140000
 	if (numeric_is_inf(num))
 	{
 		str = numeric_normalize(num);
@@ -237,7 +236,6 @@ canonical_numeric_hash(Numeric num, uint64 seed)
 		pfree(str);
 		return hash;
 	}
-#endif
 	/* Shortest exact text, no trailing fractional zeros: "-12", "0.5". */
 	str = numeric_normalize(num);
 	if (strchr(str, '.') == NULL)

@@ -61,9 +61,5 @@ _PG_init(void)
 							 PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 	bloom_batched_probe_init();
-#if PG_VERSION_NUM >= 150000
 	MarkGUCPrefixReserved("bloomfilter");
-#else
-	EmitWarningsOnPlaceholders("bloomfilter");
-#endif
 }

@@ -139,7 +139,7 @@ bloom_b64_out(Datum value)
 	enc_len = pg_b64_enc_len((int) len);
 	out = palloc_extended(B64_PREFIX_LEN + enc_len + 1, MCXT_ALLOC_HUGE);
 	memcpy(out, B64_PREFIX, B64_PREFIX_LEN);
-	enc_len = pg_b64_encode(VARDATA_ANY(p), (int) len, out + B64_PREFIX_LEN, enc_len);
+	enc_len = pg_b64_encode((const uint8 *) VARDATA_ANY(p), (int) len, out + B64_PREFIX_LEN, enc_len);
 	if (enc_len < 0)
 		elog(ERROR, "could not encode a value of %zu bytes as base64", len);
 	out[B64_PREFIX_LEN + enc_len] = '\0';
@@ -169,7 +169,7 @@ bloom_text_decode(const char *str, const char *type_name)
 	dec_len = pg_b64_dec_len((int) len);
 	bloom_check_payload_size(dec_len, type_name);
 	result = palloc_extended(VARHDRSZ + dec_len, MCXT_ALLOC_HUGE);
-	dec_len = pg_b64_decode(str, (int) len, VARDATA(result), dec_len);
+	dec_len = pg_b64_decode(str, (int) len, (uint8 *) VARDATA(result), dec_len);
 	if (dec_len < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),

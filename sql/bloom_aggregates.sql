@@ -2,6 +2,8 @@
 -- bloom_intersect_agg; NULLs, empty input, settings, parallel plans, and
 -- the contract distributed planners (Citus) rely on.
 SET extra_float_digits = 0;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\i :abs_srcdir/sql/include/majors.sql
 
 CREATE TABLE vals AS
 SELECT g AS i,
@@ -113,9 +115,9 @@ SET max_parallel_workers_per_gather = 2;
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
-EXPLAIN (COSTS OFF) SELECT bloom_agg(x) FROM big;
+SELECT * FROM pg_temp.explain('SELECT bloom_agg(x) FROM big');
 -- real workers (rows are per loop: 300000 rows over 3 processes)
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT bloom_agg(x) FROM big;
+SELECT * FROM pg_temp.explain('SELECT bloom_agg(x) FROM big', 'ANALYZE');
 CREATE TABLE parallel AS
 SELECT bloom_agg(x) AS a, bloom_agg(y) AS b, bloom_agg(k) AS c, bloom_agg(x, 300000, 0.01) AS d,
        bloom_union_agg(bloom_add(bloom_empty(1000), y)) AS e, bloom_intersect_agg(bloom_add(bloom_empty(1000), 1) | bloom_add(bloom_empty(1000), y)) AS f
@@ -128,14 +130,14 @@ SELECT nbits = (SELECT nbits FROM bloom_info(bloom_empty(300000))) AS formula_si
        abs(est_cardinality - 300000) < 3000 AS est_close FROM serial, bloom_info(a);
 -- parallel GROUP BY, with partial states per group
 SET enable_sort = off;
-EXPLAIN (COSTS OFF) SELECT x % 7 AS g, bloom_agg(y) AS f FROM big GROUP BY 1;
+SELECT * FROM pg_temp.explain('SELECT x % 7 AS g, bloom_agg(y) AS f FROM big GROUP BY 1');
 SELECT count(*) AS groups, count(*) FILTER (WHERE s.f = p.f) AS equal
 FROM serial_groups s JOIN (SELECT x % 7 AS g, bloom_agg(y) AS f FROM big GROUP BY 1) p USING (g);
 RESET enable_sort;
--- a single worker doing everything
-SET force_parallel_mode = on;
+-- a single worker doing everything (force_parallel_mode before 16)
+CALL pg_temp.set_known('{debug_parallel_query,force_parallel_mode}', 'on');
 SELECT bloom_agg(x) = (SELECT a FROM serial) AS forced FROM big;
-RESET force_parallel_mode;
+CALL pg_temp.set_known('{debug_parallel_query,force_parallel_mode}', NULL);
 RESET max_parallel_workers_per_gather;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;

@@ -2,6 +2,8 @@
 -- with bloomfilter.enable_batched_probe on and off and must give the same
 -- rows; the plan with it on must use the scan (and the plan with it off
 -- must not).
+\getenv abs_srcdir PG_ABS_SRCDIR
+\i :abs_srcdir/sql/include/majors.sql
 SET max_parallel_workers_per_gather = 0;
 -- small test filters are probed with prefetching too
 SET bloomfilter.batched_probe_min_size = 0;
@@ -66,12 +68,12 @@ BEGIN
 END $$;
 
 -- The plan: the filter is an InitPlan's result, the other quals stay quals.
-EXPLAIN (COSTS OFF)
-SELECT id FROM bscan_keys WHERE bloom_contains((SELECT f FROM bscan_filters WHERE layout = 'classic' AND col = 'i8'), i8) AND m = 1;
+SELECT * FROM pg_temp.explain($$
+SELECT id FROM bscan_keys WHERE bloom_contains((SELECT f FROM bscan_filters WHERE layout = 'classic' AND col = 'i8'), i8) AND m = 1$$);
 
 -- Run: the filter's size once read, and the rows it removed.
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
-SELECT id FROM bscan_keys WHERE bloom_contains((SELECT f FROM bscan_filters WHERE layout = 'blocked' AND col = 'i8 stored'), i8) AND m = 1;
+SELECT * FROM pg_temp.explain($$
+SELECT id FROM bscan_keys WHERE bloom_contains((SELECT f FROM bscan_filters WHERE layout = 'blocked' AND col = 'i8 stored'), i8) AND m = 1$$, 'ANALYZE');
 
 -- Every key type, both layouts: the members (a third, none NULL) and the
 -- false positives are the same with and without batches.
@@ -102,8 +104,7 @@ SELECT s.* FROM batched_same(
 SELECT format('SELECT id FROM bscan_keys WHERE bloom_contains(%L::bloom, i8)', f::text) AS const_query
 FROM bscan_filters WHERE layout = 'classic' AND col = 'i8 stored' \gset
 SELECT s.* FROM batched_same(:'const_query') s;
-SELECT 'EXPLAIN (COSTS OFF) ' || :'const_query' || ' AND m = 1' AS const_explain \gset
-:const_explain;
+SELECT * FROM pg_temp.explain(:'const_query' || ' AND m = 1');
 RESET bloomfilter.batched_probe_min_size;
 SHOW bloomfilter.batched_probe_min_size;
 -- below the size: the plain scan
@@ -114,14 +115,30 @@ SET bloomfilter.batched_probe_min_size = 0;
 SELECT f::text AS filter_text FROM bscan_filters WHERE layout = 'blocked' AND col = 't' \gset
 SET plan_cache_mode = force_generic_plan;
 PREPARE probe_batched(bloom) AS SELECT count(*), sum(id) FROM bscan_keys WHERE $1 @> t;
-EXPLAIN (COSTS OFF) EXECUTE probe_batched(:'filter_text');
+SELECT * FROM pg_temp.explain(format('EXECUTE probe_batched(%L)', :'filter_text'));
 EXECUTE probe_batched(:'filter_text');
 SET bloomfilter.enable_batched_probe = off;
 PREPARE probe_plain(bloom) AS SELECT count(*), sum(id) FROM bscan_keys WHERE $1 @> t;
-EXPLAIN (COSTS OFF) EXECUTE probe_plain(:'filter_text');
+SELECT * FROM pg_temp.explain(format('EXECUTE probe_plain(%L)', :'filter_text'));
 EXECUTE probe_plain(:'filter_text');
 RESET bloomfilter.enable_batched_probe;
 RESET plan_cache_mode;
+
+-- enable_seqscan = off disables the batched scan as it disables the Seq
+-- Scan it is costed from (18 on: a count of disabled nodes, compared before
+-- costs; before: disable_cost added to them): an index scan on another qual
+-- wins however much more it costs, and without one the batched scan still
+-- wins over the plain scan, both disabled.
+BEGIN;
+CREATE INDEX bscan_keys_id ON bscan_keys (id);
+SELECT * FROM pg_temp.explain($$
+SELECT id FROM bscan_keys WHERE bloom_contains((SELECT f FROM bscan_filters WHERE layout = 'classic' AND col = 'i8'), i8) AND id > 0$$);
+SET LOCAL enable_seqscan = off;
+SELECT * FROM pg_temp.explain($$
+SELECT id FROM bscan_keys WHERE bloom_contains((SELECT f FROM bscan_filters WHERE layout = 'classic' AND col = 'i8'), i8) AND id > 0$$);
+SELECT * FROM pg_temp.explain($$
+SELECT id FROM bscan_keys WHERE bloom_contains((SELECT f FROM bscan_filters WHERE layout = 'classic' AND col = 'i8'), i8) AND m = 1$$);
+ROLLBACK;
 
 -- A filter that changes per outer row: the scan is rescanned and reads it again.
 SELECT s.* FROM batched_same(
@@ -134,8 +151,8 @@ CREATE TABLE bscan_parts_1 PARTITION OF bscan_parts FOR VALUES FROM (0) TO (1500
 CREATE TABLE bscan_parts_2 PARTITION OF bscan_parts FOR VALUES FROM (1500) TO (3001);
 INSERT INTO bscan_parts SELECT id, i8 FROM bscan_keys;
 ANALYZE bscan_parts;
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM bscan_parts WHERE bloom_contains((SELECT f FROM bscan_filters WHERE layout = 'classic' AND col = 'i8'), k);
+SELECT * FROM pg_temp.explain($$
+SELECT count(*) FROM bscan_parts WHERE bloom_contains((SELECT f FROM bscan_filters WHERE layout = 'classic' AND col = 'i8'), k)$$);
 SELECT s.* FROM batched_same(
     'SELECT id FROM bscan_parts WHERE bloom_contains((SELECT f FROM bscan_filters WHERE layout = ''classic'' AND col = ''i8''), k)') s;
 
@@ -143,8 +160,8 @@ SELECT s.* FROM batched_same(
 SELECT s.* FROM batched_same(
     'SELECT id FROM bscan_keys WHERE bloom_contains((SELECT f FROM bscan_filters WHERE layout = ''classic'' AND col = ''o''), o) AND m = 3 FOR UPDATE') s;
 BEGIN;
-EXPLAIN (COSTS OFF)
-DELETE FROM bscan_keys WHERE bloom_contains((SELECT f FROM bscan_filters WHERE layout = 'classic' AND col = 'i8'), i8) AND m = 0;
+SELECT * FROM pg_temp.explain($$
+DELETE FROM bscan_keys WHERE bloom_contains((SELECT f FROM bscan_filters WHERE layout = 'classic' AND col = 'i8'), i8) AND m = 0$$);
 WITH d AS (DELETE FROM bscan_keys WHERE bloom_contains((SELECT f FROM bscan_filters WHERE layout = 'classic' AND col = 'i8'), i8) AND m = 0 RETURNING id)
 SELECT count(*), sum(id) FROM d;
 WITH u AS (UPDATE bscan_keys SET m = 9 WHERE bloom_contains((SELECT f FROM bscan_filters WHERE layout = 'classic' AND col = 'i8'), i8) RETURNING id)
@@ -163,8 +180,8 @@ SET max_parallel_workers_per_gather = 2;
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
-EXPLAIN (COSTS OFF)
-SELECT count(*), sum(id) FROM bscan_keys WHERE bloom_contains((SELECT f FROM bscan_filters WHERE layout = 'blocked' AND col = 'i8'), i8);
+SELECT * FROM pg_temp.explain($$
+SELECT count(*), sum(id) FROM bscan_keys WHERE bloom_contains((SELECT f FROM bscan_filters WHERE layout = 'blocked' AND col = 'i8'), i8)$$);
 SELECT s.* FROM batched_same(
     'SELECT count(*), sum(id) FROM bscan_keys WHERE bloom_contains((SELECT f FROM bscan_filters WHERE layout = ''blocked'' AND col = ''i8''), i8)') s;
 SELECT s.* FROM batched_same(

@@ -1,5 +1,7 @@
 -- Bloom joins: in one database, and across databases with postgres_fdw.
 SET max_parallel_workers_per_gather = 0;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\i :abs_srcdir/sql/include/majors.sql
 
 CREATE TABLE fact AS
 SELECT g AS id, (g * 7919) % 100000 AS k, 'row ' || g AS payload FROM generate_series(1, 100000) g;
@@ -10,14 +12,14 @@ ANALYZE dim;
 
 -- In one database: the filter of the selected keys is built once (an
 -- InitPlan) and probed per row.
-EXPLAIN (COSTS OFF)
+SELECT * FROM pg_temp.explain($$
 SELECT count(*) FROM fact f
-WHERE bloom_contains((SELECT bloom_agg(k) FROM dim WHERE selected), f.k);
+WHERE bloom_contains((SELECT bloom_agg(k) FROM dim WHERE selected), f.k)$$);
 -- it runs once (loops=1); with a fixed-size filter the counts are those of
 -- the formula's size
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+SELECT * FROM pg_temp.explain($$
 SELECT count(*) FROM fact f
-WHERE bloom_contains((SELECT bloom_agg(k, 1000, 0.01) FROM dim WHERE selected), f.k);
+WHERE bloom_contains((SELECT bloom_agg(k, 1000, 0.01) FROM dim WHERE selected), f.k)$$, 'ANALYZE');
 -- No false negatives: every row of the exact semi-join passes the filter;
 -- the few false positives are removed by the exact join.
 SELECT semi_join, passed_filter BETWEEN semi_join AND semi_join + 0.02 * (100000 - semi_join) AS few_false_positives,
@@ -48,12 +50,12 @@ CREATE USER MAPPING FOR CURRENT_USER SERVER loopback
 CREATE FOREIGN TABLE fact_remote (id int, k int, payload text)
     SERVER loopback OPTIONS (table_name 'fact', use_remote_estimate 'false');
 
-EXPLAIN (VERBOSE, COSTS OFF)
+SELECT * FROM pg_temp.explain($$
 SELECT id, payload FROM fact_remote f
-WHERE bloom_contains((SELECT bloom_agg(k) FROM dim WHERE selected), f.k);
-EXPLAIN (VERBOSE, COSTS OFF)
+WHERE bloom_contains((SELECT bloom_agg(k) FROM dim WHERE selected), f.k)$$, 'VERBOSE');
+SELECT * FROM pg_temp.explain($$
 SELECT f.id, f.payload FROM fact_remote f JOIN dim d ON d.k = f.k AND d.selected
-WHERE bloom_contains((SELECT bloom_agg(k) FROM dim WHERE selected), f.k);
+WHERE bloom_contains((SELECT bloom_agg(k) FROM dim WHERE selected), f.k)$$, 'VERBOSE');
 SELECT count(*) AS joined, count(DISTINCT f.k) AS keys
 FROM fact_remote f JOIN dim d ON d.k = f.k AND d.selected
 WHERE bloom_contains((SELECT bloom_agg(k) FROM dim WHERE selected), f.k);
@@ -61,14 +63,14 @@ WHERE bloom_contains((SELECT bloom_agg(k) FROM dim WHERE selected), f.k);
 SELECT count(*) AS joined FROM fact_remote f JOIN dim d ON d.k = f.k AND d.selected;
 -- a filter kept in a table ships the same way
 CREATE TABLE key_filters AS SELECT 'selected' AS name, bloom_agg(k) AS f FROM dim WHERE selected;
-EXPLAIN (VERBOSE, COSTS OFF)
+SELECT * FROM pg_temp.explain($$
 SELECT count(*) FROM fact_remote f
-WHERE bloom_contains((SELECT f FROM key_filters WHERE name = 'selected'), f.k);
+WHERE bloom_contains((SELECT f FROM key_filters WHERE name = 'selected'), f.k)$$, 'VERBOSE');
 SELECT count(*) = (SELECT count(*) FROM fact f WHERE bloom_contains((SELECT bloom_agg(k) FROM dim WHERE selected), f.k)) AS same_as_local
 FROM fact_remote f
 WHERE bloom_contains((SELECT f FROM key_filters WHERE name = 'selected'), f.k);
 -- without the extensions option the condition is evaluated locally
 ALTER SERVER loopback OPTIONS (DROP extensions);
-EXPLAIN (VERBOSE, COSTS OFF)
+SELECT * FROM pg_temp.explain($$
 SELECT id FROM fact_remote f
-WHERE bloom_contains((SELECT bloom_agg(k) FROM dim WHERE selected), f.k);
+WHERE bloom_contains((SELECT bloom_agg(k) FROM dim WHERE selected), f.k)$$, 'VERBOSE');

@@ -3,6 +3,8 @@
 -- values costs a few hundred bytes, not a context of 8 KB each (which also
 -- made HashAggregate's memory accounting quadratic in the groups).
 SET extra_float_digits = 0;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\i :abs_srcdir/sql/include/majors.sql
 CREATE TABLE many_groups AS
 SELECT g % 20000 AS g, g::int8 AS x FROM generate_series(1, 60000) g;
 CREATE INDEX ON many_groups (g);
@@ -13,7 +15,7 @@ SET enable_sort = off;
 SET max_parallel_workers_per_gather = 0;
 -- Measured while the hash table is full (the first result row): every
 -- context of ours, per group.  One context per group cost 8 KB here.
-EXPLAIN (COSTS OFF) SELECT g, bloom_agg(x) FROM many_groups GROUP BY g;
+SELECT * FROM pg_temp.explain('SELECT g, bloom_agg(x) FROM many_groups GROUP BY g');
 SELECT octet_length(f::bytea) > 0 AS built,
        (SELECT count(*) FROM pg_backend_memory_contexts WHERE name LIKE 'bloom%') AS our_contexts,
        (SELECT sum(total_bytes) FROM pg_backend_memory_contexts WHERE name LIKE 'bloom%') / 20000 < 300

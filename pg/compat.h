@@ -1,0 +1,92 @@
+/*
+ * compat.h - one source for PostgreSQL 15 to 19 (pg/majors).
+ *
+ * The code is written against the newest major's API; this header makes the
+ * older majors look like it, as Citus's pg_version_compat.h does, and it is
+ * the only file that tests PG_VERSION_NUM.  Each shim names the major that
+ * brought the API it stands in for: when the oldest supported major reaches
+ * that one, the shim goes.  A shim of a function comes after the header that
+ * declares it, so this header includes what it shims.
+ *
+ * Included first by bloomfilter.h, so by every file of pg/.
+ */
+#ifndef BLOOMFILTER_COMPAT_H
+#define BLOOMFILTER_COMPAT_H
+
+#include "postgres.h"
+
+#if PG_VERSION_NUM < 150000
+#error "bloomfilter supports PostgreSQL 15 and later (pg/majors)"
+#endif
+
+/* 16: the varlena macros (VARSIZE, VARATT_IS_EXTERNAL_ONDISK, ...) left
+ * postgres.h for varatt.h. */
+#if PG_VERSION_NUM >= 160000
+#include "varatt.h"
+#endif
+
+/* 18: pg_noreturn, before the declaration, replaces pg_attribute_noreturn()
+ * after it; C11's own specifier, as 18 defines it for C11. */
+#if PG_VERSION_NUM < 180000
+#define pg_noreturn _Noreturn
+#endif
+
+/* 18: base64 reads and writes bytes as uint8; before, as char. */
+#include "common/base64.h"
+#if PG_VERSION_NUM < 180000
+#define pg_b64_encode(src, len, dst, dstlen) \
+	pg_b64_encode((const char *) (src), len, dst, dstlen)
+#define pg_b64_decode(src, len, dst, dstlen) \
+	pg_b64_decode(src, len, (char *) (dst), dstlen)
+#endif
+
+/* 18: ExplainState and ExplainProperty*() left commands/explain.h. */
+#include "commands/explain.h"
+#if PG_VERSION_NUM >= 180000
+#include "commands/explain_format.h"
+#include "commands/explain_state.h"
+#endif
+
+/*
+ * 18: a path counts the disabled nodes it holds (enable_seqscan = off ...),
+ * and the planner compares that count before any cost.  A path costed from
+ * another of the same kind copies its count; before 18 a disabled path
+ * carried disable_cost in its costs instead, which the copy already has.
+ */
+#include "nodes/pathnodes.h"
+static inline void
+path_copy_disabled_nodes_compat(Path *to, const Path *from)
+{
+#if PG_VERSION_NUM >= 180000
+	to->disabled_nodes = from->disabled_nodes;
+#else
+	(void) to;
+	(void) from;
+#endif
+}
+
+/* 19: a table slot is made with tts_flags (TTS_FLAG_*). */
+#include "executor/tuptable.h"
+#if PG_VERSION_NUM < 190000
+#define ExecAllocTableSlot(tupleTable, desc, tts_ops, flags) \
+	((void) (flags), ExecAllocTableSlot(tupleTable, desc, tts_ops))
+#endif
+
+/*
+ * 19: table scans begin with ScanOptions flags, among them the hint that
+ * the query does not modify the relation (ScanRelIsReadOnly), which lets
+ * the scan set pages all-visible; before 19 there is no such hint.
+ */
+#include "access/tableam.h"
+#include "executor/executor.h"
+#if PG_VERSION_NUM < 190000
+#define SO_NONE 0
+#define SO_HINT_REL_READ_ONLY 0
+#define ScanRelIsReadOnly(ss) ((void) (ss), false)
+#define table_beginscan(rel, snapshot, nkeys, key, flags) \
+	((void) (flags), table_beginscan(rel, snapshot, nkeys, key))
+#define table_beginscan_parallel(rel, pscan, flags) \
+	((void) (flags), table_beginscan_parallel(rel, pscan))
+#endif
+
+#endif							/* BLOOMFILTER_COMPAT_H */
