@@ -20,6 +20,10 @@ if grep -E 'warning:' "$TL_OUT/install.log"; then
 else
     pass "PostgreSQL $major: warning-free PGXS build ($("$PG_CONFIG" --version))"
 fi
+# PGXS builds out of the tree: nothing the build made sits in the root,
+# where `import bloomfilter` from the root would find a bloomfilter.so.
+stray=$(ls ./*.so ./*.o core/*.o pg/*.o 2>/dev/null | tr '\n' ' ')
+check "PostgreSQL $major: the build left nothing in the tree (build/pg/$major/)${stray:+: $stray}" test -z "$stray"
 for cc in gcc clang; do
     if make --no-print-directory -k -j2 warnings-pg CC=$cc PG_CONFIG="$PG_CONFIG" >"$TL_OUT/warnings-$cc.log" 2>&1; then
         pass "PostgreSQL $major: every pg/ file warning-free under $cc -Werror"
