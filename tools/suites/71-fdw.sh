@@ -73,7 +73,7 @@ def scans(node):
     for child in node.get("Plans", []):
         yield from scans(child)
 rows = sum(n["Actual Rows"] * n["Actual Loops"] for n in scans(plan["Plan"]))
-print(rows, round(plan["Execution Time"], 1))'
+print(round(rows), round(plan["Execution Time"], 1))  # 18 on: fractional rows'
 }
 read -r plain_rows plain_ms <<< "$(shipped "$plain")"
 read -r recipe_rows recipe_ms <<< "$(shipped "$recipe")"
