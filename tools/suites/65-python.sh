@@ -43,7 +43,7 @@ fi
 # From outside python/: the installed package, not the source tree.
 tests=$PWD/python/tests
 runner=$PWD/tools/python_tests.py
-(cd "$out" && "$venv/bin/python" "$runner" "$tests" 'test_sqlite.py') >"$out/sqlite.log" 2>"$out/sqlite.err"
+(cd "$out" && "$venv/bin/python" "$runner" "$tests" 'test_sqlite.py' 'test_client.py') >"$out/sqlite.log" 2>"$out/sqlite.err"
 count "$out/sqlite.log"
 [ -s "$out/sqlite.err" ] && grep -q FAILED "$out/sqlite.log" && cat "$out/sqlite.err"
 
