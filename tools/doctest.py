@@ -26,6 +26,9 @@ from an optional annotation, an HTML comment on the line right above the fence
   sh      Run by bash -e in the page's scratch directory: a copy of the tree
   python  (tracked and untracked files), with build/bloomfilter.so and app.db
           (an SQLite database of the fixture).  Python is /usr/bin/python3.
+          An sh block's `npm install NAME@X.Y.Z` (pinned exactly) runs for
+          real, after node_modules is copied in from build/doctest-npm, where
+          it is installed once (npm_from_cache).
   c, any  Need an annotation:
           file="NAME"     write the block to NAME in the scratch directory
                           before the page's blocks run (a later sh block
@@ -74,6 +77,7 @@ import argparse
 import contextlib
 import glob
 import io
+import json
 import math
 import os
 import re
@@ -617,6 +621,11 @@ class Run:
                            'output="COMMAND" | skip="REASON" --> (see tools/doctest.py)')
 
     def output_block(self, p, b):
+        needs = b.notes['engines'] or PAGE_ENGINE.get(p.page, [])
+        if needs and not set(needs) & self.engines:
+            print(f'---- {b.name}: not run (needs {"/".join(needs)}, not selected)')
+            self.not_selected += 1
+            return
         cmd = b.notes['output']
         if ' '.join(b.text.split()) not in ' '.join(p.output_of(cmd).split()):
             raise DocError(f'not in the output of {cmd!r}:\n{b.text}')
@@ -659,6 +668,7 @@ class Run:
                 text = omit_line(text, notes)
                 self.not_run(b, f'line "{notes["omit-line"]}" not run: {notes["reason"]}', 'omit')
             argv, kind = ['bash', '-e', '-o', 'pipefail', '-c', text], 'sh'
+            npm_from_cache(text, p.scratch())
         else:
             argv, kind = ['/usr/bin/python3', '-c', text], 'python'
         out = run_program(argv, p.scratch(), log)
@@ -670,6 +680,44 @@ class Run:
         p.mark_files_used(b, True)
         self.per_kind[kind] += 1
         self.result(b, True, f'[{kind}]', log=log)
+
+
+NPM_INSTALL = re.compile(r'^\s*npm install ((?:@[\w.-]+/)?[\w.-]+)@(\S+)\s*$', re.M)
+NPM_TIMEOUT = 900  # a native module built from source: better-sqlite3, 2 minutes on 2 cores
+
+
+def npm_from_cache(text, scratch):
+    """For each `npm install NAME@VERSION` line of an sh block, which then runs
+    for real: the scratch directory first gets a copy of node_modules from
+    build/doctest-npm/NAME@VERSION, installed there once from the npm
+    registry (no lock file; the version pinned exactly in its package.json,
+    as tools/suites/50-parquet.sh does), so the block's own install finds it
+    done instead of downloading and compiling it on every run."""
+    for m in NPM_INSTALL.finditer(text):
+        name, version = m.groups()
+        if not re.fullmatch(r'\d+\.\d+\.\d+', version):
+            raise DocError(f'npm install {name}@{version}: pin an exact version (x.y.z), the '
+                           'one the doc tests install')
+        cache = os.path.join(ROOT, 'build', 'doctest-npm', f'{name.replace("/", "+")}@{version}')
+        installed = os.path.join(cache, 'node_modules', name, 'package.json')
+        if not os.path.exists(installed) or json_file(installed).get('version') != version:
+            shutil.rmtree(cache, ignore_errors=True)
+            os.makedirs(cache)
+            with open(os.path.join(cache, 'package.json'), 'w', encoding='utf-8') as f:
+                json.dump({'private': True, 'dependencies': {name: version}}, f)
+            r = subprocess.run(['npm', 'install', '--no-package-lock', '--no-audit', '--no-fund',
+                                '--loglevel=error'], cwd=cache, capture_output=True, text=True,
+                               timeout=NPM_TIMEOUT)
+            if r.returncode != 0 or not os.path.exists(installed):
+                raise DocError(f'npm install {name}@{version} into {cache} failed:\n' +
+                               (r.stdout + r.stderr)[-2000:])
+        shutil.copytree(os.path.join(cache, 'node_modules'), os.path.join(scratch, 'node_modules'),
+                        symlinks=True, dirs_exist_ok=True)
+
+
+def json_file(path):
+    with open(path, encoding='utf-8') as f:
+        return json.load(f)
 
 
 def omit_line(text, notes):
