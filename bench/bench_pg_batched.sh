@@ -5,8 +5,8 @@
 # batches (Custom Scan BloomBatchedProbe), next to its baseline of the same
 # run:
 #
-#   count(*) WHERE bloom_contains(f, y), f of 10^7 values (12 MB) read from a
-#     table, classic and blocked; and f of 10^5 (120 kB, in the cache)
+#   count(*) WHERE bloom_contains(f, y), f of 10^7 values (16 MiB) read from a
+#     table, classic and blocked; and f of 10^5 (128 KiB, in the cache)
 #                                       vs count(*) WHERE hashint8(y) <> 0
 #   the Bloom join recipe (10M fact rows, 1% of a 1M-row dimension)
 #                                       vs the hash semi-join it replaces

@@ -7,7 +7,7 @@
 # Beside it the same probe of each value read whole (f::bytea::bloom, an
 # in-memory copy, which is what every row cost before sliced probes).
 #
-#   200 filters of 10^6 values (1.2 MB each), 20 filters of 10^7 (12 MB),
+#   200 filters of 10^6 values (2 MiB each), 20 filters of 10^7 (16 MiB),
 #   classic and blocked; and 20 filters of 10^6 each probed by 200 values in a
 #   row (the call site slices, then reads the filter whole once)
 #

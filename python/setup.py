@@ -47,6 +47,13 @@ def staged_sources(part):
     return sorted(glob.glob(os.path.join(dst, '*.c')))
 
 
+def staged_license():
+    """../LICENSE copied to build/LICENSE, which pyproject.toml's
+    license-files puts in the wheel (it takes files inside the project)."""
+    os.makedirs('build', exist_ok=True)
+    shutil.copy2(os.path.join(REPO, 'LICENSE'), os.path.join('build', 'LICENSE'))
+
+
 def has_sqlite_headers():
     dirs = [sysconfig.get_config_var('INCLUDEDIR') or '/usr/include', '/usr/include',
             '/usr/local/include']
@@ -66,4 +73,5 @@ extensions = [Extension('bloomfilter._bloomcore', ['bloomfilter/_core.c'] + core
 if has_sqlite_headers():
     extensions.append(Extension('bloomfilter._sqlite', staged_sources('sqlite') + core, **common))
 
+staged_license()
 setup(version=VERSION, ext_modules=extensions)

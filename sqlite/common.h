@@ -17,6 +17,15 @@
 SQLITE_EXTENSION_INIT3
 #endif
 
+/* The least SQLite: 3.31.0, the first with SQLITE_INNOCUOUS, with which
+ * every function is registered.  Checked here against the headers and by
+ * sqlite3_bloomfilter_init against the library that loads it. */
+#define BF_MIN_SQLITE_VERSION "3.31.0"
+#define BF_MIN_SQLITE_VERSION_NUMBER 3031000
+#if SQLITE_VERSION_NUMBER < BF_MIN_SQLITE_VERSION_NUMBER
+#error "bloomfilter needs SQLite 3.31.0 or later (SQLITE_INNOCUOUS): these sqlite3.h headers are older"
+#endif
+
 #include <stdint.h>
 
 /* What an argument helper found: a usable value, SQL NULL (the function's

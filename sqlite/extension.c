@@ -3,6 +3,8 @@
  * bloomfilter on a connection.
  *
  * Loadable:  .load ./bloomfilter  (entry point sqlite3_bloomfilter_init)
+ * Needs SQLite 3.31.0 or later (common.h checks the headers, the entry
+ * point the library).
  * Static:    compile with -DSQLITE_CORE and call
  *              sqlite3_bloomfilter_init(db, &errmsg, NULL)
  *            on a connection, or register it for every new connection with
@@ -99,6 +101,16 @@ int sqlite3_bloomfilter_init(sqlite3 *db, char **pzErrMsg, const sqlite3_api_rou
 #else
     (void)pApi;
 #endif
+    /* A library older than the headers we were built with: refuse it before
+     * registering anything (it would take SQLITE_INNOCUOUS for a flag it does
+     * not know, and its API routines may end before those we call). */
+    if (sqlite3_libversion_number() < BF_MIN_SQLITE_VERSION_NUMBER) {
+        if (pzErrMsg != NULL)
+            *pzErrMsg = sqlite3_mprintf("the bloomfilter extension needs SQLite "
+                                        BF_MIN_SQLITE_VERSION " or later; this is SQLite %s",
+                                        sqlite3_libversion());
+        return SQLITE_ERROR;
+    }
     for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++) {
         int rc;
         if (functions[i].final == NULL)

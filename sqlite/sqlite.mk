@@ -16,10 +16,18 @@ build/sqlite-static-test: sqlite/tests/static_test.c $(CORE_SRCS) $(CORE_HDRS) $
 	@mkdir -p $(@D)
 	$(CC) $(SQLITE_CFLAGS) -DSQLITE_CORE -Isqlite -o $@ sqlite/tests/static_test.c $(CORE_SRCS) $(SQLITE_SRCS) -lsqlite3 -lm
 
+# The load-time check of the least SQLite version (sqlite/tests/old_sqlite.c).
+build/old_sqlite.so: sqlite/tests/old_sqlite.c $(CORE_SRCS) $(CORE_HDRS) $(SQLITE_SRCS) $(SQLITE_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(SQLITE_CFLAGS) -Isqlite -fPIC -shared -o $@ sqlite/tests/old_sqlite.c $(CORE_SRCS) $(SQLITE_SRCS) -lm
+
 sqlite: build/bloomfilter.so
 
 sqlite-static-test: build/sqlite-static-test
 	build/sqlite-static-test
+
+sqlite-version-test: build/bloomfilter.so build/old_sqlite.so
+	CC="$(CC)" sqlite/tests/version_test.sh
 
 # Debian's python3: its sqlite3 module allows load_extension.
 SQLITE_PYTHON ?= /usr/bin/python3
@@ -27,4 +35,4 @@ SQLITE_PYTHON ?= /usr/bin/python3
 bench-sqlite: sqlite
 	$(SQLITE_PYTHON) bench/bench_sqlite.py
 
-.PHONY: sqlite sqlite-static-test bench-sqlite
+.PHONY: sqlite sqlite-static-test sqlite-version-test bench-sqlite

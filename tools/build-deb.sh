@@ -11,8 +11,11 @@
 # Debian's place: the machine's own directories are never written.
 #
 # dpkg-buildpackage writes beside the source tree, so it runs on a copy of
-# the tree's files (tracked, and new ones not ignored) in build/deb/; the
-# packages, the .changes and lintian.txt land in build/deb/.
+# the tree's tracked files (as they are in the work tree) in build/deb/; the
+# packages, the .changes and lintian.txt land in build/deb/.  Untracked
+# files never go in: a virtual environment made where the README says
+# (.venv), a scratch file or a build left in the tree would otherwise land in
+# the orig tarball (a .venv: 867 files, and lintian warnings about them).
 # The pg_regress run inside the build (dh_pgxs_test) is skipped unless
 # DEB_BUILD_OPTIONS asks for it (DEB_BUILD_OPTIONS= make deb): it needs
 # Debian's own server (extension_destdir), which the 16 built from source
@@ -42,11 +45,11 @@ src=$out/bloomfilter-$version
 rm -rf "$out"
 mkdir -p "$src"
 if git rev-parse --git-dir >/dev/null 2>&1; then
-    git ls-files -z -co --exclude-standard |
+    git ls-files -z |
         while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
         tar --null -T - -cf - | tar -xf - -C "$src"
 else
-    tar --exclude=./build --exclude=./.git -cf - . | tar -xf - -C "$src"
+    tar --exclude=./build --exclude=./.git --exclude=./.venv -cf - . | tar -xf - -C "$src"
 fi
 # The upstream tarball: the tree without debian/ (format 3.0 (quilt)).
 tar -C "$out" --exclude="bloomfilter-$version/debian" --sort=name --owner=0 --group=0 \

@@ -26,6 +26,9 @@ from an optional annotation, an HTML comment on the line right above the fence
   sh      Run by bash -e in the page's scratch directory: a copy of the tree
   python  (tracked and untracked files), with build/bloomfilter.so and app.db
           (an SQLite database of the fixture).  Python is /usr/bin/python3.
+          An sh block's `npm install NAME@X.Y.Z` (pinned exactly) runs for
+          real, after node_modules is copied in from build/doctest-npm, where
+          it is installed once (npm_from_cache).
   c, any  Need an annotation:
           file="NAME"     write the block to NAME in the scratch directory
                           before the page's blocks run (a later sh block
@@ -47,6 +50,25 @@ Further annotation words:
                           when it is not selected (default: the page's)
           database="NAME" (pg) create database NAME (the fixture and the
                           extension) first, e.g. the remote side of postgres_fdw
+          exact="QUERY"   the block is a recipe whose answer must be the exact
+                          one.  sql: after the block, QUERY runs in the same
+                          database, and its rows must be those of the block's
+                          last statement.  sh, python: QUERY runs in SQLite on
+                          the scratch directory's app.db, and its rows, one a
+                          line with | between values, must be the last lines
+                          the block prints.  Rows compare as a multiset,
+                          numbers to 1e-9 relative (sums added in another
+                          order).  A Bloom filter is a pre-filter: a recipe
+                          that forgets the exact join or recheck counts its
+                          false positives.
+          no-exact="REASON"  (sql) a block that probes a table with a filter
+                          on purpose without the exact recheck (the reason is
+                          printed).  Every other SQL block with a Bloom join (a
+                          statement with a FROM clause that probes with
+                          bloom_contains, @> or <@ a filter given as a subquery
+                          or a parameter) must have exact=.
+
+An annotation may span lines (`<!-- doctest:` on its first, `-->` on its last).
 
 A fenced block of any other kind, or one without a classification, fails.
 Ends with "docs: N passed, M failed" and exits 1 on any failure.
@@ -55,6 +77,8 @@ import argparse
 import contextlib
 import glob
 import io
+import json
+import math
 import os
 import re
 import shlex
@@ -90,7 +114,7 @@ class DocError(Exception):
 # ---- markdown -------------------------------------------------------------
 
 FENCE = re.compile(r'^( *)(`{3,}|~{3,})\s*([^`\s]*)[^`]*$')
-NOTE = re.compile(r'^\s*<!--\s*doctest:(.*?)-->\s*$')
+NOTE = re.compile(r'^\s*<!--\s*doctest:(.*?)-->\s*$', re.S)
 
 
 def parse_note(text):
@@ -101,7 +125,8 @@ def parse_note(text):
             key, value = word.split('=', 1)
             if key == 'replace':
                 notes['replace'].append(value)
-            elif key in ('file', 'output', 'skip', 'omit-line', 'reason', 'database'):
+            elif key in ('file', 'output', 'skip', 'omit-line', 'reason', 'database', 'exact',
+                         'no-exact'):
                 notes[key] = value
             else:
                 raise DocError(f'unknown doctest annotation {key!r}')
@@ -132,21 +157,28 @@ def blocks_of(page):
             body.append(lines[i][indent:] if lines[i][:indent].strip() == '' else lines[i])
             i += 1
         i += 1
-        # The annotation: the nearest non-blank line above the fence.
-        j = start - 1
-        while j >= 0 and lines[j].strip() == '':
-            j -= 1
-        note_text = ''
-        if j >= 0:
-            n = NOTE.match(lines[j])
-            if n:
-                note_text = n.group(1)
+        note_text = annotation_above(lines, start)
         try:
             notes = parse_note(note_text)
         except DocError as e:
             notes = {'engines': [], 'replace': [], 'invalid': str(e)}
         blocks.append(Block(page, start + 1, lang, '\n'.join(body) + '\n', notes))
     return blocks
+
+
+def annotation_above(lines, fence):
+    """The text of the doctest annotation ending on the nearest non-blank line
+    above the fence ('' if none); it may start some lines higher."""
+    j = fence - 1
+    while j >= 0 and lines[j].strip() == '':
+        j -= 1
+    if j < 0 or not lines[j].rstrip().endswith('-->'):
+        return ''
+    first = j
+    while first > 0 and '<!--' not in lines[first]:
+        first -= 1
+    n = NOTE.match('\n'.join(lines[first:j + 1]))
+    return ' '.join(n.group(1).split()) if n else ''
 
 
 # ---- SQL statements -------------------------------------------------------
@@ -234,6 +266,91 @@ def strip_comments(sql):
     return re.sub(r'--[^\n]*', '', sql)
 
 
+def top_level(sql):
+    """sql without its parenthesized parts and string literals."""
+    out, depth, quote = [], 0, None
+    for c in sql:
+        if quote:
+            quote = None if c == quote else quote
+        elif c in '\'"':
+            quote = c
+        elif c == '(':
+            depth += 1
+        elif c == ')':
+            depth -= 1
+        elif depth == 0:
+            out.append(c)
+    return ''.join(out)
+
+
+BLOOM_PROBE = re.compile(r'bloom_contains\s*\(|@>|<@', re.I)
+FILTER_FROM_ELSEWHERE = re.compile(r'\(\s*select\b|\?\d*|\$\d', re.I)
+
+
+def is_bloom_join(sql):
+    """A statement that reads a table (a FROM clause outside parentheses) and
+    probes with a filter that is a subquery's result or a parameter: its rows
+    are candidates, exact only with the exact join or recheck kept."""
+    sql = strip_comments(sql)
+    return (re.search(r'\bfrom\b', top_level(sql), re.I) is not None
+            and BLOOM_PROBE.search(sql) is not None
+            and FILTER_FROM_ELSEWHERE.search(sql) is not None)
+
+
+def check_exact_declared(stmts, notes):
+    """A Bloom join needs exact= (or no-exact=REASON); exact= needs a last
+    statement that returns the recipe's answer."""
+    joins = [sql for sql, _ in stmts if is_bloom_join(sql)]
+    if joins and 'exact' not in notes and 'no-exact' not in notes:
+        raise DocError('a Bloom join returns candidates, false positives included; declare the '
+                       'exact query its answer must equal: <!-- doctest: exact="SELECT ..." --> '
+                       f'(or no-exact="REASON")\n  {joins[-1]}')
+    if 'exact' in notes and (stmts[-1][1] is not None or stmts[-1][0][:1] in '.\\'):
+        raise DocError('exact=: the last statement must be the recipe, a query that succeeds')
+
+
+def normal(value):
+    """A value of either engine (a Python value, or psql's text) as an int, a
+    float, or text; a blob as bytea's hex text."""
+    if isinstance(value, bytes):
+        return '\\x' + value.hex()
+    if isinstance(value, (int, float)) or value is None:
+        return value
+    if re.fullmatch(r'-?\d+', value):
+        return int(value)
+    if re.fullmatch(r'-?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?|-?Infinity|NaN', value, re.I):
+        return float(value)
+    return value
+
+
+def same_value(a, b):
+    """Equal; numbers of which one is a float, to 1e-9 relative."""
+    if isinstance(a, float) or isinstance(b, float):
+        numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (a, b))
+        return numbers and math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+    return a == b
+
+
+def same_answer(recipe, exact):
+    """Rows (sequences) equal as multisets, value by value (same_value)."""
+    def key(row):
+        return [format(v, '.6g') if isinstance(v, float) else str(v) for v in row]
+
+    recipe = sorted(([normal(v) for v in row] for row in recipe), key=key)
+    exact = sorted(([normal(v) for v in row] for row in exact), key=key)
+    return len(recipe) == len(exact) and all(
+        len(r) == len(e) and all(same_value(a, b) for a, b in zip(r, e))
+        for r, e in zip(recipe, exact))
+
+
+def check_same_answer(recipe, exact, query):
+    if not same_answer(recipe, exact):
+        def show(rows):
+            return f'{len(rows)} row(s): ' + '; '.join('|'.join(map(str, r)) for r in rows[:5])
+        raise DocError(f'the recipe\'s answer is not the exact one:\n  recipe: {show(recipe)}\n'
+                       f'  exact:  {show(exact)}\n  (exact query: {query})')
+
+
 def substitute(text, notes):
     for rule in notes['replace']:
         if '=>' not in rule:
@@ -258,6 +375,17 @@ def sqlite_fixture_db(path):
     db.close()
 
 
+def sqlite_rows(path, query):
+    """The rows of query on the SQLite database at path, the extension loaded."""
+    db = sqlite3.connect(path)
+    try:
+        db.enable_load_extension(True)
+        db.load_extension(SQLITE_LIB)
+        return db.execute(query).fetchall()
+    finally:
+        db.close()
+
+
 def run_sqlite(stmts, notes, log):
     db = sqlite3.connect(':memory:', isolation_level=None)
     if 'own-tables' not in notes:
@@ -266,6 +394,7 @@ def run_sqlite(stmts, notes, log):
         db.enable_load_extension(True)
         db.load_extension(SQLITE_LIB)
         db.enable_load_extension(False)
+    rows = []
     try:
         for sql, want_error in stmts:
             log.append(f'sqlite> {sql}')
@@ -289,6 +418,10 @@ def run_sqlite(stmts, notes, log):
                 raise DocError(f'{sql}\n  succeeded; the docs say it fails with: {want_error}')
             for row in rows[:5]:
                 log.append('  ' + '|'.join(summarize(v) for v in row))
+        if 'exact' in notes:
+            exact = db.execute(notes['exact']).fetchall()
+            log.append(f'sqlite> {notes["exact"]}  -- exact: {len(exact)} row(s), as the recipe')
+            check_same_answer(rows, exact, notes['exact'])
     finally:
         db.close()
 
@@ -334,15 +467,22 @@ class Postgres:
         if 'database' in notes:
             self.fresh_db(notes['database'], True)
         script = ['\\set ON_ERROR_STOP 0', '\\pset pager off']
-        for i, (sql, _) in enumerate(stmts):
+        queries = list(stmts)
+        if 'exact' in notes:  # its rows and the recipe's, without headers or footers
+            queries.append((notes['exact'], None))
+        for i, (sql, _) in enumerate(queries):
             if sql.startswith('\\'):
                 script.append(sql)
                 continue
+            if 'exact' in notes and i == len(stmts) - 1:
+                script.append('\\pset tuples_only on')
             script += [f'\\echo @@doctest {i}', sql,
                        '\\if :ERROR', f'\\echo @@doctest-error {i} :LAST_ERROR_MESSAGE', '\\endif']
         r = psql(['-d', db, '-A'], '\n'.join(script) + '\n')
         errors = {}
         seen = set()
+        output = {}  # statement -> the lines it printed
+        current = None
         for line in r.stdout.split('\n'):
             m = re.match(r'@@doctest-error (\d+) (.*)', line)
             if m:
@@ -350,10 +490,14 @@ class Postgres:
                 continue
             m = re.match(r'@@doctest (\d+)$', line)
             if m:
-                seen.add(int(m.group(1)))
-                log.append(f'pg> {stmts[int(m.group(1))][0]}')
+                current = int(m.group(1))
+                seen.add(current)
+                output[current] = []
+                log.append(f'pg> {queries[current][0]}')
             elif line:
                 log.append('  ' + line[:200])
+                if current is not None:
+                    output[current].append(line)
         for i, (sql, want_error) in enumerate(stmts):
             if sql.startswith('\\'):
                 continue
@@ -365,6 +509,12 @@ class Postgres:
                                (f'\n  documented error: {want_error}' if want_error else ''))
             if got is None and want_error is not None:
                 raise DocError(f'{sql}\n  succeeded; the docs say it fails with: {want_error}')
+        if 'exact' in notes:
+            n = len(stmts)
+            if n not in seen or n in errors:
+                raise DocError(f'exact query {notes["exact"]}\n  failed: {errors.get(n, r.stderr.strip())}')
+            check_same_answer([l.split('|') for l in output[n - 1]],
+                              [l.split('|') for l in output[n]], notes['exact'])
         psql(['-d', 'postgres', '-c', f'DROP DATABASE IF EXISTS {db}'])
 
 
@@ -408,10 +558,10 @@ def run_program(argv, scratch, log):
 class Run:
     """The blocks of some pages, with the counts and exceptions of the run."""
 
-    def __init__(self, engines, verbose):
+    def __init__(self, engines, verbose, pg=None):
         self.engines, self.verbose = engines, verbose
-        self.pg = Postgres() if 'pg' in engines else None
-        self.passed = self.failed = 0
+        self.pg = pg or (Postgres() if 'pg' in engines else None)
+        self.passed = self.failed = self.not_selected = 0
         self.per_kind = {'sqlite': 0, 'pg': 0, 'sh': 0, 'python': 0, 'file': 0, 'output': 0}
         self.exceptions = []
 
@@ -474,6 +624,11 @@ class Run:
                            'output="COMMAND" | skip="REASON" --> (see tools/doctest.py)')
 
     def output_block(self, p, b):
+        needs = b.notes['engines'] or PAGE_ENGINE.get(p.page, [])
+        if needs and not set(needs) & self.engines:
+            print(f'---- {b.name}: not run (needs {"/".join(needs)}, not selected)')
+            self.not_selected += 1
+            return
         cmd = b.notes['output']
         if ' '.join(b.text.split()) not in ' '.join(p.output_of(cmd).split()):
             raise DocError(f'not in the output of {cmd!r}:\n{b.text}')
@@ -485,9 +640,14 @@ class Run:
         stmts = split_sql(substitute(b.text, b.notes))
         if not stmts:
             raise DocError('no statement')
+        check_exact_declared(stmts, b.notes)
+        if 'no-exact' in b.notes:
+            self.not_run(b, f'answer not compared with an exact query: {b.notes["no-exact"]}',
+                         'no-exact')
         ran = [engine for engine in targets if engine in self.engines]
         if not ran:
             print(f'---- {b.name}: not run ({"/".join(targets)} not selected)')
+            self.not_selected += 1
             return
         for engine in ran:
             if engine == 'sqlite':
@@ -502,6 +662,7 @@ class Run:
         needs = notes['engines'] or PAGE_ENGINE.get(p.page, [])
         if needs and not set(needs) & self.engines:
             print(f'---- {b.name}: not run (needs {"/".join(needs)}, not selected)')
+            self.not_selected += 1
             p.mark_files_used(b, None)
             return
         text = substitute(b.text, notes)
@@ -510,12 +671,56 @@ class Run:
                 text = omit_line(text, notes)
                 self.not_run(b, f'line "{notes["omit-line"]}" not run: {notes["reason"]}', 'omit')
             argv, kind = ['bash', '-e', '-o', 'pipefail', '-c', text], 'sh'
+            npm_from_cache(text, p.scratch())
         else:
             argv, kind = ['/usr/bin/python3', '-c', text], 'python'
-        run_program(argv, p.scratch(), log)
+        out = run_program(argv, p.scratch(), log)
+        if 'exact' in notes:
+            exact = sqlite_rows(os.path.join(p.scratch(), 'app.db'), notes['exact'])
+            printed = out.rstrip('\n').split('\n')
+            recipe = [line.split('|') for line in printed[len(printed) - len(exact):]] if exact else []
+            check_same_answer(recipe, exact, notes['exact'])
         p.mark_files_used(b, True)
         self.per_kind[kind] += 1
         self.result(b, True, f'[{kind}]', log=log)
+
+
+NPM_INSTALL = re.compile(r'^\s*npm install ((?:@[\w.-]+/)?[\w.-]+)@(\S+)\s*$', re.M)
+NPM_TIMEOUT = 900  # a native module built from source: better-sqlite3, 2 minutes on 2 cores
+
+
+def npm_from_cache(text, scratch):
+    """For each `npm install NAME@VERSION` line of an sh block, which then runs
+    for real: the scratch directory first gets a copy of node_modules from
+    build/doctest-npm/NAME@VERSION, installed there once from the npm
+    registry (no lock file; the version pinned exactly in its package.json,
+    as tools/suites/50-parquet.sh does), so the block's own install finds it
+    done instead of downloading and compiling it on every run."""
+    for m in NPM_INSTALL.finditer(text):
+        name, version = m.groups()
+        if not re.fullmatch(r'\d+\.\d+\.\d+', version):
+            raise DocError(f'npm install {name}@{version}: pin an exact version (x.y.z), the '
+                           'one the doc tests install')
+        cache = os.path.join(ROOT, 'build', 'doctest-npm', f'{name.replace("/", "+")}@{version}')
+        installed = os.path.join(cache, 'node_modules', name, 'package.json')
+        if not os.path.exists(installed) or json_file(installed).get('version') != version:
+            shutil.rmtree(cache, ignore_errors=True)
+            os.makedirs(cache)
+            with open(os.path.join(cache, 'package.json'), 'w', encoding='utf-8') as f:
+                json.dump({'private': True, 'dependencies': {name: version}}, f)
+            r = subprocess.run(['npm', 'install', '--no-package-lock', '--no-audit', '--no-fund',
+                                '--loglevel=error'], cwd=cache, capture_output=True, text=True,
+                               timeout=NPM_TIMEOUT)
+            if r.returncode != 0 or not os.path.exists(installed):
+                raise DocError(f'npm install {name}@{version} into {cache} failed:\n' +
+                               (r.stdout + r.stderr)[-2000:])
+        shutil.copytree(os.path.join(cache, 'node_modules'), os.path.join(scratch, 'node_modules'),
+                        symlinks=True, dirs_exist_ok=True)
+
+
+def json_file(path):
+    with open(path, encoding='utf-8') as f:
+        return json.load(f)
 
 
 def omit_line(text, notes):
@@ -567,12 +772,13 @@ class Page:
 
 # ---- main -----------------------------------------------------------------
 
-def selftest(page, engines):
-    """The runner itself: every block of PAGE is wrong and must fail."""
-    run = Run(engines & {'sqlite'}, False)
+def selftest(page, engines, pg):
+    """The runner itself: every block of PAGE is wrong and must fail (those of
+    an engine not selected are not run)."""
+    run = Run(engines, False, pg)
     with contextlib.redirect_stdout(io.StringIO()) as quiet:  # its FAIL lines are expected
         run.page(page)
-    ok = run.passed == 0 and run.failed == len(blocks_of(page))
+    ok = run.passed == 0 and run.failed == len(blocks_of(page)) - run.not_selected
     if not ok:
         print(quiet.getvalue(), end='')
     print(f'{"ok  " if ok else "FAIL"} self-test: {run.failed} of the {run.passed + run.failed} '
@@ -592,8 +798,8 @@ def main():
     pages = args.pages or ['README.md'] + sorted(
         os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, 'docs', '*.md')))
 
-    checked = selftest(args.selftest, engines) if args.selftest else None
     run = Run(engines, args.verbose)
+    checked = selftest(args.selftest, engines, run.pg) if args.selftest else None
     for page in pages:
         run.page(page)
     if checked is not None:

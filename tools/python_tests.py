@@ -2,13 +2,13 @@
 """Run the Python package's tests (python/tests) with the installed package:
 one "ok - NAME" or "FAILED - NAME" line per test (tools/suites/65-python.sh
 counts them), the failures' tracebacks after.
-    python tools/python_tests.py python/tests [PATTERN]
+    python tools/python_tests.py python/tests [PATTERN ...]
 Run it from outside python/, so `import bloomfilter` is the installed one."""
 import sys
 import unittest
 
 start = sys.argv[1]
-pattern = sys.argv[2] if len(sys.argv) > 2 else 'test_*.py'
+patterns = sys.argv[2:] or ['test_*.py']
 
 
 class LineResult(unittest.TextTestResult):
@@ -32,7 +32,8 @@ class LineResult(unittest.TextTestResult):
         print(f'FAILED - {test.id()} (skipped: {reason})', flush=True)
 
 
-suite = unittest.defaultTestLoader.discover(start, pattern=pattern, top_level_dir=start)
+suite = unittest.TestSuite(unittest.defaultTestLoader.discover(start, pattern=p, top_level_dir=start)
+                          for p in patterns)
 runner = unittest.TextTestRunner(resultclass=LineResult, verbosity=0, stream=sys.stderr)
 result = runner.run(suite)
 sys.exit(0 if result.wasSuccessful() and not result.skipped else 1)

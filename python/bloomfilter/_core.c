@@ -42,6 +42,7 @@ BFPY_EXPORT int bfpy_combined_nbits(const uint8_t *a, size_t alen, const uint8_t
                                     uint64_t *nbits, char *msg);
 BFPY_EXPORT int bfpy_combine(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
                              int is_union, uint8_t *out, size_t outlen, char *msg);
+BFPY_EXPORT int bfpy_check_fold(const uint8_t *buf, size_t len, uint64_t nbits, char *msg);
 BFPY_EXPORT int bfpy_fold(const uint8_t *buf, size_t len, uint64_t nbits, uint8_t *out,
                           size_t outlen, char *msg);
 BFPY_EXPORT double bfpy_cardinality(const uint8_t *buf, size_t len);
@@ -185,15 +186,23 @@ int bfpy_combine(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen, i
     return st == BLOOM_OK ? BLOOM_OK : fail(&err, msg);
 }
 
+/* Whether the filter folds to nbits (the core's check), before the caller
+ * allocates the result's bloom_serialized_size(nbits) bytes. */
+int bfpy_check_fold(const uint8_t *buf, size_t len, uint64_t nbits, char *msg)
+{
+    bloom_filter f = view(buf, len);
+    bloom_error err;
+    return bloom_check_fold(&f, nbits, &err) == BLOOM_OK ? BLOOM_OK : fail(&err, msg);
+}
+
 int bfpy_fold(const uint8_t *buf, size_t len, uint64_t nbits, uint8_t *out, size_t outlen,
               char *msg)
 {
     bloom_filter f = view(buf, len), res;
     bloom_error err;
-    bloom_status st = bloom_check_fold(&f, nbits, &err);
-    if (st == BLOOM_OK)
-        st = bloom_fold(&f, nbits, out, outlen, &res, &err);
-    return st == BLOOM_OK ? BLOOM_OK : fail(&err, msg);
+    if (bloom_fold(&f, nbits, out, outlen, &res, &err) != BLOOM_OK)
+        return fail(&err, msg);
+    return BLOOM_OK;
 }
 
 double bfpy_cardinality(const uint8_t *buf, size_t len)

@@ -9,6 +9,7 @@ reverse.
 import ctypes
 import decimal
 import math
+import re
 import uuid
 
 from ._native import LAYOUTS, MESSAGE_SIZE, lib
@@ -50,6 +51,33 @@ def _seed(seed):
     return seed & 0xFFFFFFFFFFFFFFFF
 
 
+# PostgreSQL's numeric holds up to 131072 digits before the decimal point
+# and 16383 after (its weight and display scale are 16-bit fields); beyond
+# either it refuses the value: "value overflows numeric format".
+NUMERIC_MAX_INT_DIGITS, NUMERIC_MAX_SCALE = 131072, 16383
+# The bit length of 10^131072: a longer int is refused at once, one of this
+# length is checked as a Decimal.
+_NUMERIC_MAX_BITS = math.ceil(NUMERIC_MAX_INT_DIGITS * math.log2(10))
+
+
+def _numeric_overflow(what):
+    return BloomError(1, f'value overflows numeric format: {what}; PostgreSQL\'s numeric, whose '
+                         f'hash a Decimal or a large int takes, holds at most '
+                         f'{NUMERIC_MAX_INT_DIGITS} digits before the decimal point and '
+                         f'{NUMERIC_MAX_SCALE} after')
+
+
+def _check_numeric_range(d):
+    """Refuse a finite Decimal that PostgreSQL's numeric cannot hold, before
+    any work that grows with its digits (int(Decimal('1e9999999')) takes
+    minutes)."""
+    scale = -d.as_tuple().exponent
+    if scale > NUMERIC_MAX_SCALE:
+        raise _numeric_overflow(f'{scale} digits after the decimal point')
+    if not d.is_zero() and d.adjusted() >= NUMERIC_MAX_INT_DIGITS:
+        raise _numeric_overflow(f'{d.adjusted() + 1} digits before the decimal point')
+
+
 def _decimal_hash(d, seed):
     """As PostgreSQL hashes numeric: integral within int64 as int64, else
     the nearest double, beyond a double's range its normalized text."""
@@ -57,7 +85,9 @@ def _decimal_hash(d, seed):
         return lib.bfpy_hash_double(math.nan, seed)
     if d.is_infinite():
         return lib.bfpy_hash_double(float(d), seed)
-    if d == d.to_integral_value() and INT64_MIN <= int(d) <= INT64_MAX:
+    _check_numeric_range(d)
+    if ((d.is_zero() or d.adjusted() < 19) and d == d.to_integral_value()
+            and INT64_MIN <= int(d) <= INT64_MAX):
         return lib.bfpy_hash_int64(int(d), seed)
     f = float(d)
     if math.isinf(f):
@@ -73,6 +103,8 @@ def _hash(value, seed):
     if isinstance(value, int):  # bool included: False 0, True 1
         if INT64_MIN <= value <= INT64_MAX:
             return lib.bfpy_hash_int64(value, seed)
+        if value.bit_length() > _NUMERIC_MAX_BITS:  # before Decimal(value), slow at that size
+            raise _numeric_overflow(f'an int of {value.bit_length()} bits')
         return _decimal_hash(decimal.Decimal(value), seed)
     if isinstance(value, float):
         return lib.bfpy_hash_double(value, seed)
@@ -103,6 +135,25 @@ def _hashes(values, seed):
     """A ctypes array of the hashes of the non-None values."""
     hs = [_hash(v, seed) for v in values if v is not None]
     return (ctypes.c_uint64 * len(hs))(*hs), len(hs)
+
+
+_NOT_HEX = re.compile(r'[^0-9A-Fa-f]')
+
+
+def _from_text(text):
+    """The bytes of PostgreSQL's text form of a filter (bytea's hex form), read
+    as bloom_in reads it: "\\x" (or "\\X") and an even number of hexadecimal
+    digits, nothing else (no spaces, which bytes.fromhex would let through)."""
+    if text[:2] not in ('\\x', '\\X'):
+        raise BloomError(3, 'a filter in text form starts with "\\x" followed by hexadecimal digits')
+    digits = text[2:]
+    if len(digits) % 2:
+        raise BloomError(3, f'the text form has an odd number ({len(digits)}) of hexadecimal digits')
+    bad = _NOT_HEX.search(digits)
+    if bad:
+        raise BloomError(3, f'character {bad.start() + 3} of the text form, {bad.group()!r}, is not '
+                            'a hexadecimal digit')
+    return bytes.fromhex(digits)
 
 
 class BloomFilter:
@@ -166,10 +217,8 @@ class BloomFilter:
     def from_bytes(cls, data):
         """A filter from its bytes (a PostgreSQL bloom, an SQLite BLOB, bytes(f));
         every field is checked, BloomError says which is wrong."""
-        if isinstance(data, str):  # PostgreSQL's text form, as bytea's: \x and hex
-            if not data.startswith('\\x'):
-                raise BloomError(3, 'a filter in text form starts with \\x')
-            data = bytes.fromhex(data[2:])
+        if isinstance(data, str):
+            data = _from_text(data)
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise TypeError(f'bloomfilter: from_bytes takes bytes, got {type(data).__name__}')
         return cls._wrap(bytes(data))
@@ -199,7 +248,16 @@ class BloomFilter:
     __bytes__ = to_bytes
 
     def copy(self):
+        """A new filter with its own bytes."""
         return type(self)._wrap(bytes(self._buf))
+
+    # copy.copy and copy.deepcopy would otherwise copy the slots, and the copy
+    # would share the buffer: adding to it would add to this filter.
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
 
     # ---- members ----
     def add(self, value):
@@ -269,10 +327,13 @@ class BloomFilter:
 
     def fold(self, nbits):
         """bloom_fold: the filter at nbits bits, a divisor of its size."""
+        if not isinstance(nbits, int) or not 0 <= nbits < 1 << 64:
+            raise BloomError(1, f'nbits must be an unsigned 64-bit integer, got {nbits!r}')
         msg = ctypes.create_string_buffer(MESSAGE_SIZE)
-        size = lib.bfpy_serialized_size(nbits) if isinstance(nbits, int) and nbits > 0 else 0
-        if size == 0:
-            raise BloomError(1, f'nbits must be a positive integer within the format, got {nbits!r}')
+        # The core's check first: the result's buffer is allocated only for
+        # a size that divides this one (fold(2**36) is refused, not 8 GiB).
+        _check(lib.bfpy_check_fold(self._buf, len(self._buf), nbits, msg), msg)
+        size = lib.bfpy_serialized_size(nbits)
         out = (ctypes.c_ubyte * size)()
         _check(lib.bfpy_fold(self._buf, len(self._buf), nbits, out, size, msg), msg)
         return type(self)._wrap(bytes(out))

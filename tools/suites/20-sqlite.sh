@@ -65,6 +65,14 @@ else
     cat "$out/static.log"
 fi
 
+# The least SQLite version, at compile and at load time (sqlite/tests/version_test.sh).
+if make --no-print-directory sqlite-version-test >"$out/version.log" 2>&1; then
+    pass "SQLite older than 3.31.0 refused when compiling and when loading"
+else
+    fail "SQLite version checks"
+    cat "$out/version.log"
+fi
+
 # Memory errors and leaks of the extension: every script under valgrind,
 # with the same expected output.  The shell's own allocations are still
 # reachable at exit, so only definite and indirect leaks count.

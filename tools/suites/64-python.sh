@@ -27,7 +27,7 @@ else
     tl_end
 fi
 # From outside python/: the installed package, not the source tree.
-(cd "$TL_OUT" && "$TL_ROOT/build/python-venv/bin/python" "$TL_ROOT/tools/python_tests.py" "$TL_ROOT/python/tests" 'test_sqlite.py') \
+(cd "$TL_OUT" && "$TL_ROOT/build/python-venv/bin/python" "$TL_ROOT/tools/python_tests.py" "$TL_ROOT/python/tests" 'test_sqlite.py' 'test_client.py') \
     >"$TL_OUT/sqlite.log" 2>"$TL_OUT/sqlite.err"
 count_lines "$TL_OUT/sqlite.log"
 grep -q '^FAILED - ' "$TL_OUT/sqlite.log" && cat "$TL_OUT/sqlite.err"
