@@ -16,6 +16,8 @@ REGRESS_OPTS = --inputdir=. --load-extension=bloomfilter
 core/%.o: CFLAGS += -Wno-declaration-after-statement
 
 $(PG_SRCS:.c=.o): $(wildcard pg/*.h) $(CORE_HDRS)
+# bloom_version() is the control file's version (BLOOMFILTER_VERSION)
+pg/functions.o: bloomfilter.control
 $(CORE_SRCS:.c=.o): $(CORE_HDRS)
 
 # Benchmarks against built-in baselines in one throwaway cluster.
