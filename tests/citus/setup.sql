@@ -71,61 +71,61 @@ ALTER TABLE t_local
     ADD COLUMN v_tsmultirange tsmultirange,
     ADD COLUMN v_tstzmultirange tstzmultirange;
 UPDATE t_local SET
-    v_bool = CASE WHEN k % 13 <> 0 THEN k % 2 = 0 END,
-    v_int2 = CASE WHEN k % 13 <> 0 THEN (k % 30000)::int2 END,
-    v_int4 = CASE WHEN k % 13 <> 0 THEN k::int4 END,
-    v_int8 = CASE WHEN k % 13 <> 0 THEN k::int8 * 1000003 END,
-    v_oid = CASE WHEN k % 13 <> 0 THEN (k * 7)::oid END,
-    v_float4 = CASE WHEN k % 13 <> 0 THEN (k / 4.0)::float4 END,
-    v_float8 = CASE WHEN k % 13 <> 0 THEN (k / 3.0)::float8 END,
-    v_numeric = CASE WHEN k % 13 <> 0 THEN (k / 8.0)::numeric END,
-    v_text = CASE WHEN k % 13 <> 0 THEN 'key ' || k END,
-    v_varchar = CASE WHEN k % 13 <> 0 THEN ('key ' || k)::varchar END,
-    v_bpchar = CASE WHEN k % 13 <> 0 THEN ('k' || k)::char(12) END,
-    v_name = CASE WHEN k % 13 <> 0 THEN ('key ' || k)::name END,
-    v_char = CASE WHEN k % 13 <> 0 THEN chr(33 + k % 94)::"char" END,
-    v_bytea = CASE WHEN k % 13 <> 0 THEN decode(md5(k::text), 'hex') END,
-    v_uuid = CASE WHEN k % 13 <> 0 THEN md5(k::text)::uuid END,
-    v_date = CASE WHEN k % 13 <> 0 THEN date '2000-01-01' + k END,
-    v_time = CASE WHEN k % 13 <> 0 THEN time '00:00' + k * interval '1 second' END,
-    v_timetz = CASE WHEN k % 13 <> 0 THEN timetz '00:00+02' + k * interval '1 second' END,
-    v_timestamp = CASE WHEN k % 13 <> 0 THEN timestamp '2020-01-01' + k * interval '1 minute' END,
-    v_timestamptz = CASE WHEN k % 13 <> 0 THEN timestamptz '2020-01-01 00:00+00' + k * interval '1 second' END,
-    v_interval = CASE WHEN k % 13 <> 0 THEN k * interval '1 minute' END,
-    v_inet = CASE WHEN k % 13 <> 0 THEN ('10.' || k / 65536 % 256 || '.' || k / 256 % 256 || '.' || k % 256)::inet END,
-    v_cidr = CASE WHEN k % 13 <> 0 THEN ('10.' || k / 256 % 256 || '.' || k % 256 || '.0/24')::cidr END,
-    v_macaddr = CASE WHEN k % 13 <> 0 THEN lpad(to_hex(k), 12, '0')::macaddr END,
-    v_macaddr8 = CASE WHEN k % 13 <> 0 THEN lpad(to_hex(k), 16, '0')::macaddr8 END,
-    v_jsonb = CASE WHEN k % 13 <> 0 THEN jsonb_build_object('k', k) END,
-    v_pg_lsn = CASE WHEN k % 13 <> 0 THEN ('0/' || to_hex(k * 16))::pg_lsn END,
-    v_xid = CASE WHEN k % 13 <> 0 THEN k::text::xid END,
-    v_xid8 = CASE WHEN k % 13 <> 0 THEN k::text::xid8 END,
-    v_cid = CASE WHEN k % 13 <> 0 THEN k::text::cid END,
-    v_tid = CASE WHEN k % 13 <> 0 THEN ('(' || k / 100 || ',' || k % 100 || ')')::tid END,
-    v_oidvector = CASE WHEN k % 13 <> 0 THEN (k || ' ' || k + 1)::oidvector END,
-    v_regproc = CASE WHEN k % 13 <> 0 THEN (3000000000 + k)::oid::regproc END,
-    v_regprocedure = CASE WHEN k % 13 <> 0 THEN (3000000000 + k)::oid::regprocedure END,
-    v_regoper = CASE WHEN k % 13 <> 0 THEN (3000000000 + k)::oid::regoper END,
-    v_regoperator = CASE WHEN k % 13 <> 0 THEN (3000000000 + k)::oid::regoperator END,
-    v_regclass = CASE WHEN k % 13 <> 0 THEN (3000000000 + k)::oid::regclass END,
-    v_regtype = CASE WHEN k % 13 <> 0 THEN (3000000000 + k)::oid::regtype END,
-    v_regrole = CASE WHEN k % 13 <> 0 THEN (3000000000 + k)::oid::regrole END,
-    v_regnamespace = CASE WHEN k % 13 <> 0 THEN (3000000000 + k)::oid::regnamespace END,
-    v_regconfig = CASE WHEN k % 13 <> 0 THEN (3000000000 + k)::oid::regconfig END,
-    v_regdictionary = CASE WHEN k % 13 <> 0 THEN (3000000000 + k)::oid::regdictionary END,
-    v_regcollation = CASE WHEN k % 13 <> 0 THEN (3000000000 + k)::oid::regcollation END,
-    v_int4range = CASE WHEN k % 13 <> 0 THEN int4range(k, k + 10) END,
-    v_int8range = CASE WHEN k % 13 <> 0 THEN int8range(k, k * 3 + 1) END,
-    v_numrange = CASE WHEN k % 13 <> 0 THEN numrange(k / 8.0, k / 4.0 + 1) END,
-    v_daterange = CASE WHEN k % 13 <> 0 THEN daterange(date '2000-01-01' + k, date '2000-01-08' + 2 * k) END,
-    v_tsrange = CASE WHEN k % 13 <> 0 THEN tsrange(timestamp '2020-01-01' + k * interval '1 minute', timestamp '2020-01-02' + k * interval '2 minute') END,
-    v_tstzrange = CASE WHEN k % 13 <> 0 THEN tstzrange(timestamptz '2020-01-01 00:00+00' + k * interval '1 second', timestamptz '2020-01-02 00:00+00' + k * interval '1 minute') END,
-    v_int4multirange = CASE WHEN k % 13 <> 0 THEN int4multirange(int4range(k, k + 10), int4range(k + 20, k + 30)) END,
-    v_int8multirange = CASE WHEN k % 13 <> 0 THEN int8multirange(int8range(k, k * 3 + 1)) END,
-    v_nummultirange = CASE WHEN k % 13 <> 0 THEN nummultirange(numrange(k / 8.0, k / 4.0 + 1)) END,
-    v_datemultirange = CASE WHEN k % 13 <> 0 THEN datemultirange(daterange(date '2000-01-01' + k, date '2000-01-08' + 2 * k)) END,
-    v_tsmultirange = CASE WHEN k % 13 <> 0 THEN tsmultirange(tsrange(timestamp '2020-01-01' + k * interval '1 minute', timestamp '2020-01-02' + k * interval '2 minute')) END,
-    v_tstzmultirange = CASE WHEN k % 13 <> 0 THEN tstzmultirange(tstzrange(timestamptz '2020-01-01 00:00+00' + k * interval '1 second', timestamptz '2020-01-02 00:00+00' + k * interval '1 minute')) END;
+    v_bool = CASE WHEN k % 13 <> 0 THEN k::int4 % 2 = 0 END,
+    v_int2 = CASE WHEN k % 13 <> 0 THEN (k::int4 % 30000)::int2 END,
+    v_int4 = CASE WHEN k % 13 <> 0 THEN k::int4::int4 END,
+    v_int8 = CASE WHEN k % 13 <> 0 THEN k::int4::int8 * 1000003 END,
+    v_oid = CASE WHEN k % 13 <> 0 THEN (k::int4 * 7)::oid END,
+    v_float4 = CASE WHEN k % 13 <> 0 THEN (k::int4 / 4.0)::float4 END,
+    v_float8 = CASE WHEN k % 13 <> 0 THEN (k::int4 / 3.0)::float8 END,
+    v_numeric = CASE WHEN k % 13 <> 0 THEN (k::int4 / 8.0)::numeric END,
+    v_text = CASE WHEN k % 13 <> 0 THEN 'key ' || k::int4 END,
+    v_varchar = CASE WHEN k % 13 <> 0 THEN ('key ' || k::int4)::varchar END,
+    v_bpchar = CASE WHEN k % 13 <> 0 THEN ('k' || k::int4)::char(12) END,
+    v_name = CASE WHEN k % 13 <> 0 THEN ('key ' || k::int4)::name END,
+    v_char = CASE WHEN k % 13 <> 0 THEN chr(33 + k::int4 % 94)::"char" END,
+    v_bytea = CASE WHEN k % 13 <> 0 THEN decode(md5(k::int4::text), 'hex') END,
+    v_uuid = CASE WHEN k % 13 <> 0 THEN md5(k::int4::text)::uuid END,
+    v_date = CASE WHEN k % 13 <> 0 THEN date '2000-01-01' + k::int4 END,
+    v_time = CASE WHEN k % 13 <> 0 THEN time '00:00' + k::int4 * interval '1 second' END,
+    v_timetz = CASE WHEN k % 13 <> 0 THEN timetz '00:00+02' + k::int4 * interval '1 second' END,
+    v_timestamp = CASE WHEN k % 13 <> 0 THEN timestamp '2020-01-01' + k::int4 * interval '1 minute' END,
+    v_timestamptz = CASE WHEN k % 13 <> 0 THEN timestamptz '2020-01-01 00:00+00' + k::int4 * interval '1 second' END,
+    v_interval = CASE WHEN k % 13 <> 0 THEN k::int4 * interval '1 minute' END,
+    v_inet = CASE WHEN k % 13 <> 0 THEN ('10.' || k::int4 / 65536 % 256 || '.' || k::int4 / 256 % 256 || '.' || k::int4 % 256)::inet END,
+    v_cidr = CASE WHEN k % 13 <> 0 THEN ('10.' || k::int4 / 256 % 256 || '.' || k::int4 % 256 || '.0/24')::cidr END,
+    v_macaddr = CASE WHEN k % 13 <> 0 THEN lpad(to_hex(k::int4), 12, '0')::macaddr END,
+    v_macaddr8 = CASE WHEN k % 13 <> 0 THEN lpad(to_hex(k::int4), 16, '0')::macaddr8 END,
+    v_jsonb = CASE WHEN k % 13 <> 0 THEN jsonb_build_object('k', k::int4) END,
+    v_pg_lsn = CASE WHEN k % 13 <> 0 THEN ('0/' || to_hex(k::int4 * 16))::pg_lsn END,
+    v_xid = CASE WHEN k % 13 <> 0 THEN k::int4::text::xid END,
+    v_xid8 = CASE WHEN k % 13 <> 0 THEN k::int4::text::xid8 END,
+    v_cid = CASE WHEN k % 13 <> 0 THEN k::int4::text::cid END,
+    v_tid = CASE WHEN k % 13 <> 0 THEN ('(' || k::int4 / 100 || ',' || k::int4 % 100 || ')')::tid END,
+    v_oidvector = CASE WHEN k % 13 <> 0 THEN (k::int4 || ' ' || k::int4 + 1)::oidvector END,
+    v_regproc = CASE WHEN k % 13 <> 0 THEN (3000000000 + k::int4)::oid::regproc END,
+    v_regprocedure = CASE WHEN k % 13 <> 0 THEN (3000000000 + k::int4)::oid::regprocedure END,
+    v_regoper = CASE WHEN k % 13 <> 0 THEN (3000000000 + k::int4)::oid::regoper END,
+    v_regoperator = CASE WHEN k % 13 <> 0 THEN (3000000000 + k::int4)::oid::regoperator END,
+    v_regclass = CASE WHEN k % 13 <> 0 THEN (3000000000 + k::int4)::oid::regclass END,
+    v_regtype = CASE WHEN k % 13 <> 0 THEN (3000000000 + k::int4)::oid::regtype END,
+    v_regrole = CASE WHEN k % 13 <> 0 THEN (3000000000 + k::int4)::oid::regrole END,
+    v_regnamespace = CASE WHEN k % 13 <> 0 THEN (3000000000 + k::int4)::oid::regnamespace END,
+    v_regconfig = CASE WHEN k % 13 <> 0 THEN (3000000000 + k::int4)::oid::regconfig END,
+    v_regdictionary = CASE WHEN k % 13 <> 0 THEN (3000000000 + k::int4)::oid::regdictionary END,
+    v_regcollation = CASE WHEN k % 13 <> 0 THEN (3000000000 + k::int4)::oid::regcollation END,
+    v_int4range = CASE WHEN k % 13 <> 0 THEN int4range(k::int4, k::int4 + 10) END,
+    v_int8range = CASE WHEN k % 13 <> 0 THEN int8range(k::int4, k::int4 * 3 + 1) END,
+    v_numrange = CASE WHEN k % 13 <> 0 THEN numrange(k::int4 / 8.0, k::int4 / 4.0 + 1) END,
+    v_daterange = CASE WHEN k % 13 <> 0 THEN daterange(date '2000-01-01' + k::int4, date '2000-01-08' + 2 * k::int4) END,
+    v_tsrange = CASE WHEN k % 13 <> 0 THEN tsrange(timestamp '2020-01-01' + k::int4 * interval '1 minute', timestamp '2020-01-02' + k::int4 * interval '2 minute') END,
+    v_tstzrange = CASE WHEN k % 13 <> 0 THEN tstzrange(timestamptz '2020-01-01 00:00+00' + k::int4 * interval '1 second', timestamptz '2020-01-02 00:00+00' + k::int4 * interval '1 minute') END,
+    v_int4multirange = CASE WHEN k % 13 <> 0 THEN int4multirange(int4range(k::int4, k::int4 + 10), int4range(k::int4 + 20, k::int4 + 30)) END,
+    v_int8multirange = CASE WHEN k % 13 <> 0 THEN int8multirange(int8range(k::int4, k::int4 * 3 + 1)) END,
+    v_nummultirange = CASE WHEN k % 13 <> 0 THEN nummultirange(numrange(k::int4 / 8.0, k::int4 / 4.0 + 1)) END,
+    v_datemultirange = CASE WHEN k % 13 <> 0 THEN datemultirange(daterange(date '2000-01-01' + k::int4, date '2000-01-08' + 2 * k::int4)) END,
+    v_tsmultirange = CASE WHEN k % 13 <> 0 THEN tsmultirange(tsrange(timestamp '2020-01-01' + k::int4 * interval '1 minute', timestamp '2020-01-02' + k::int4 * interval '2 minute')) END,
+    v_tstzmultirange = CASE WHEN k % 13 <> 0 THEN tstzmultirange(tstzrange(timestamptz '2020-01-01 00:00+00' + k::int4 * interval '1 second', timestamptz '2020-01-02 00:00+00' + k::int4 * interval '1 minute')) END;
 -- END generated by tools/overloads.py: columns
 CREATE TABLE t_dist (LIKE t_local);
 SELECT create_distributed_table('t_dist', 'k');
@@ -134,3 +134,36 @@ CREATE TABLE t_ref (LIKE t_local);
 SELECT create_reference_table('t_ref');
 INSERT INTO t_ref SELECT * FROM t_local;
 ANALYZE t_local, t_dist, t_ref;
+
+-- Whether both forms of bloom_agg over a column of t_dist run on the shards:
+-- EXPLAIN shows worker_partial_agg of exactly that aggregate (its declared
+-- argument types are the column's) and coord_combine_agg on the coordinator.
+-- NULL otherwise, which tools/suites/70-citus.sh reports as an empty result.
+CREATE FUNCTION citus_pushdown(col text, typ regtype) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    calls text[] := ARRAY[format('bloom_agg(%I)', col), format('bloom_agg(%I, 30000, 0.01)', col)];
+    aggs regprocedure[] := ARRAY[format('bloom_agg(%s)', typ)::regprocedure,
+                                 format('bloom_agg(%s, bigint, float8)', typ)::regprocedure];
+    agg text;
+    line text;
+    partial boolean;
+    combine boolean;
+BEGIN
+    FOR i IN 1 .. 2 LOOP
+        -- as Citus names it: schema-qualified regprocedure text
+        agg := (SELECT format('%s.%s(%s)', quote_ident(n.nspname), p.proname,
+                              (SELECT string_agg(format_type(a, NULL), ',' ORDER BY k)
+                               FROM unnest(p.proargtypes::oid[]) WITH ORDINALITY u(a, k)))
+                FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE p.oid = aggs[i]);
+        partial := false;
+        combine := false;
+        FOR line IN EXECUTE format('EXPLAIN (VERBOSE, COSTS OFF) SELECT %s FROM t_dist', calls[i]) LOOP
+            partial := partial OR strpos(line, format('worker_partial_agg(%L::regprocedure', agg)) > 0;
+            combine := combine OR strpos(line, 'coord_combine_agg(') > 0;
+        END LOOP;
+        IF NOT (partial AND combine) THEN
+            RETURN NULL;
+        END IF;
+    END LOOP;
+    RETURN 'both forms on the shards';
+END $$;
