@@ -8,7 +8,9 @@ never edited.  Checks, each printed "ok - ..." or "FAILED - ...":
   - debian/changelog's newest entry is the control file's version;
   - every script in pg/released.sha256 still has its released checksum,
     and every install script in pg/ is either released or the upgrade to
-    the control file's version.
+    the control file's version;
+  - the blocks generated from tools/overloads.py's type list (the overloads
+    of the upgrade script, the tests' sample values) are what the list gives.
 
 Ends with "versions: N passed, M failed"; exit 1 on any failure."""
 import glob
@@ -146,6 +148,11 @@ unreleased = [s for s in scripts if s not in released]
 expected_new = [s for s in unreleased if re.fullmatch(r"pg/bloomfilter--[\d.]+--" + re.escape(version) + r"\.sql", s)]
 check(f"every install script is released or an upgrade to {version}",
       unreleased == expected_new and len(expected_new) <= 1, f"unreleased: {unreleased}")
+
+# ---- generated from the one type list ----
+gen = subprocess.run([sys.executable, "tools/overloads.py", "--check"], capture_output=True, text=True)
+check("the generated overloads and samples match tools/overloads.py's list", gen.returncode == 0,
+      (gen.stdout + gen.stderr).strip())
 
 # ---- supported PostgreSQL majors: pg/majors is the one list ----
 majors = [int(line.split("#")[0]) for line in open("pg/majors") if line.split("#")[0].strip()]
