@@ -96,7 +96,8 @@ JOIN pg_proc p ON p.oid = concrete
 GROUP BY p.proname ORDER BY 1;
 
 \set samples_rows 14
-\i tests/samples.sql
+\getenv abs_srcdir PG_ABS_SRCDIR
+\i :abs_srcdir/tests/samples.sql
 
 -- The anyelement path, called directly: C functions over the extension's own
 -- symbols and aggregates over its anyelement transition functions.

@@ -50,7 +50,8 @@ FROM v;
 -- Every type of tools/overloads.py's list, both aggregate forms: the
 -- partial state, finished, is the local filter (a NULL every 13th row).
 \set samples_rows 3000
-\i ../samples.sql
+\getenv abs_srcdir PG_ABS_SRCDIR
+\i :abs_srcdir/../samples.sql
 CREATE FUNCTION same_as_local(t regtype, OUT self_sizing boolean, OUT fixed boolean) LANGUAGE plpgsql AS $f$
 DECLARE
     col text := (SELECT 'v_' || typname FROM pg_type WHERE oid = t);  -- the sample column
