@@ -230,7 +230,7 @@ static void test_merge_mismatch(void)
     CHECK(strstr(err.message, "layout blocked") != NULL);
     bloom_builder_destroy(b);
     CHECK(bloom_builder_create(&alloc, 0, 1.0, 0, &b, &err) == BLOOM_E_INVALID_ARGUMENT);
-    CHECK(bloom_builder_create(&alloc, 3, 0.1, 0, &b, &err) == BLOOM_E_INVALID_ARGUMENT);
+    CHECK(bloom_builder_create(&alloc, 9, 0.1, 0, &b, &err) == BLOOM_E_INVALID_ARGUMENT);
     bloom_builder_destroy(a);
     CHECK(heap.live == 0);
 }

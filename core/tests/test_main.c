@@ -41,7 +41,7 @@ bloom_allocator counting_allocator(counting_heap *heap)
 
 uint8_t *new_filter(int layout, uint64_t nbits, unsigned nhashes, uint64_t seed, bloom_filter *f)
 {
-    size_t size = bloom_serialized_size(nbits);
+    size_t size = bloom_layout_size(layout, nbits);
     uint8_t *buf = size ? malloc(size) : NULL;
     bloom_error err;
     if (buf == NULL || bloom_init(buf, size, layout, nbits, nhashes, seed, f, &err) != BLOOM_OK) {
@@ -84,7 +84,8 @@ int main(int argc, char **argv)
                   {state_tests, state_tests_count},
                   {fold_tests, fold_tests_count},
                   {order_tests, order_tests_count},
-                  {params_tests, params_tests_count}};
+                  {params_tests, params_tests_count},
+                  {variant_tests, variant_tests_count}};
     int passed = 0, failed = 0;
     for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
         for (size_t i = 0; i < groups[g].count; i++) {
