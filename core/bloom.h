@@ -230,6 +230,12 @@ bloom_status bloom_parse_header(const void *buf, size_t len, bloom_filter *out, 
  * scalable: nothing if the filter already reports it, else add it to the
  * stage that takes values (bloom_insert below grows a full one first). */
 void bloom_add_hash(bloom_filter *f, uint64_t hash);
+/* Whether bloom_add_hash(f, hash) would leave f's bytes as they are (a
+ * host can then answer with its input): classic, blocked and growing
+ * scalable filters that already report the value, a union of size classes
+ * whose largest stage does; never a counting filter, where every add
+ * counts. */
+bool bloom_add_is_noop(const bloom_filter *f, uint64_t hash);
 bool bloom_contains_hash(const bloom_filter *f, uint64_t hash);
 /* Insert many hashes, prefetching, for filters larger than the cache. */
 void bloom_add_hashes(bloom_filter *f, const uint64_t *hashes, size_t n);

@@ -37,9 +37,8 @@ static void describe(const bloom_filter *f, const stack *st, char *buf, size_t l
         snprintf(buf, len, "layout %s, nbits %" PRIu64 ", nhashes %u, seed %" PRIu64,
                  bloom_layout_name(f->layout), f->nbits, f->nhashes, f->seed);
     } else if (st->growth != 0) {
-        snprintf(buf, len,
-                 "layout scalable, growing from capacity %" PRIu64 " at fpr %g (ratio %g, growth %u), seed %" PRIu64,
-                 st->stages[0].capacity, st->fpr, st->ratio, st->growth, f->seed);
+        snprintf(buf, len, "layout scalable, capacity %" PRIu64 ", fpr %g, seed %" PRIu64,
+                 st->stages[0].capacity, st->fpr, f->seed);
     } else {
         snprintf(buf, len,
                  "layout scalable, %u %s stages of nbits %" PRIu64 " to %" PRIu64 ", nhashes %u, seed %" PRIu64,
@@ -147,9 +146,8 @@ static bloom_status plan_union(const bloom_filter *a, const stack *sa, const blo
                                const stack *sb, plan *p, bloom_error *err)
 {
     if (sa->growth != 0 || sb->growth != 0) {
-        static const char why[] =
-            "a scalable filter that grows combines only with one grown from the same capacity, "
-            "fpr and seed: ";
+        static const char why[] = "scalable filters union when grown from one capacity, fpr and "
+                                  "seed: ";
         if (sa->growth == 0 || sb->growth == 0 || sa->fpr != sb->fpr || sa->ratio != sb->ratio ||
             sa->growth != sb->growth || sa->stages[0].capacity != sb->stages[0].capacity)
             return mismatch(a, sa, b, sb, BLOOM_E_MISMATCH, why, err);
@@ -172,8 +170,7 @@ static bloom_status plan_union(const bloom_filter *a, const stack *sa, const blo
     if (a->layout == BLOOM_LAYOUT_COUNTING || b->layout == BLOOM_LAYOUT_COUNTING) {
         if (a->layout != b->layout || a->nbits != b->nbits || a->nhashes != b->nhashes)
             return mismatch(a, sa, b, sb, BLOOM_E_MISMATCH,
-                            "counting filters union with counting filters of the same nbits and "
-                            "nhashes (their counters add up): ",
+                            "counting filters union at one nbits and nhashes: ",
                             err);
         plain_shape(p, BLOOM_LAYOUT_COUNTING, a->nbits, a->nhashes);
         return BLOOM_OK;
@@ -196,8 +193,8 @@ static bloom_status plan_intersection(const bloom_filter *a, const stack *sa,
 {
     if (sa->growth != 0 || sb->growth != 0)
         return mismatch(a, sa, b, sb, BLOOM_E_INVALID_ARGUMENT,
-                        "the intersection of scalable filters that grow is not defined (a value "
-                        "may sit in stages of different nhashes on either side): ",
+                        "scalable filters that grow have no intersection (their stages differ in "
+                        "nhashes): ",
                         err);
     if (a->layout == BLOOM_LAYOUT_COUNTING || b->layout == BLOOM_LAYOUT_COUNTING) {
         if (a->layout != b->layout || a->nhashes != b->nhashes ||

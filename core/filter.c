@@ -48,6 +48,17 @@ void bloom_add_hash(bloom_filter *f, uint64_t hash)
     }
 }
 
+bool bloom_add_is_noop(const bloom_filter *f, uint64_t hash)
+{
+    switch (f->layout) {
+    case BLOOM_LAYOUT_COUNTING:
+        return false;
+    case BLOOM_LAYOUT_SCALABLE:
+        return scalable_add_is_noop(f, hash);
+    }
+    return bloom_contains_hash(f, hash);
+}
+
 bool bloom_contains_hash(const bloom_filter *f, uint64_t hash)
 {
     switch (f->layout) {

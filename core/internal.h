@@ -202,6 +202,7 @@ bloom_status scalable_parse(const uint8_t *p, size_t len, bloom_filter *out, boo
 bloom_status scalable_check_header(const uint8_t *p, size_t len, uint64_t nbits,
                                    bloom_error *err);
 void scalable_add(bloom_filter *f, uint64_t hash);
+bool scalable_add_is_noop(const bloom_filter *f, uint64_t hash);
 bool scalable_contains(const bloom_filter *f, uint64_t hash);
 uint64_t scalable_popcount(const bloom_filter *f);
 double scalable_estimate_fpr(const bloom_filter *f);

@@ -353,6 +353,15 @@ void scalable_add(bloom_filter *f, uint64_t hash)
     stack_store_counts(f, &st);
 }
 
+bool scalable_add_is_noop(const bloom_filter *f, uint64_t hash)
+{
+    stack st;
+    stack_read(f, &st);
+    if (st.growth == 0)
+        return stage_contains(&st.stages[st.nstages - 1].f, hash);
+    return scalable_contains(f, hash);
+}
+
 /* ---- sizing and growth ---- */
 
 /* The rate of stage i of a filter growing from rate fpr: fpr (1 - r) r^i,

@@ -214,7 +214,7 @@ static void test_counting_combine(void)
     for (uint64_t i = 250; i < 260; i++)
         bloom_add_hash(&s, key_at(2, i));
     CHECK(bloom_combine_size(&a, &s, BLOOM_OP_UNION, &len, NULL, &err) == BLOOM_E_MISMATCH);
-    CHECK_MSG(strstr(err.message, "counting filters union") != NULL, "%s", err.message);
+    CHECK_MSG(strstr(err.message, "counting filters union at one nbits") != NULL, "%s", err.message);
     CHECK(bloom_combine_size(&s, &a, BLOOM_OP_INTERSECT, &len, &in_place, &err) == BLOOM_OK);
     CHECK(!in_place && len == bloom_layout_size(BLOOM_LAYOUT_COUNTING, 4096));
     CHECK(bloom_combine(&s, &a, BLOOM_OP_INTERSECT, 0, bi, len, &in, &err) == BLOOM_OK);
@@ -380,7 +380,7 @@ static void test_scalable_combine(void)
     CHECK(bloom_union_into(&a, &b, &err) == BLOOM_OK && bloom_equal(&a, &u));
     /* no intersection; no union with other growth or a classic filter */
     CHECK(bloom_combine_size(&a, &b, BLOOM_OP_INTERSECT, &len, NULL, &err) == BLOOM_E_INVALID_ARGUMENT);
-    CHECK(strstr(err.message, "not defined") != NULL);
+    CHECK(strstr(err.message, "have no intersection") != NULL);
     size_t lc;
     bloom_filter c, d;
     void *bc = empty(BLOOM_LAYOUT_SCALABLE, 200, 0.01, 0, &lc, &c);
