@@ -23,6 +23,7 @@
 #include "internal.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 
 typedef struct plan {
@@ -313,6 +314,58 @@ static uint64_t intersect_word(const plan *p, unsigned r, const stack *sa, const
     return v;
 }
 
+/* Words of a stage of the plan: bits, or counters (16 a word). */
+static uint64_t stage_words(const bloom_filter *s)
+{
+    return s->layout == BLOOM_LAYOUT_COUNTING ? (s->nbits + 15) / 16 : (s->nbits + 63) / 64;
+}
+
+/*
+ * The rate bloom_estimate_fpr gives the result, and its bits set, from its
+ * words computed as bloom_combine writes them, nothing written: the same
+ * formulas in the same order (classic and counting (X/m)^k, blocked the
+ * mean over blocks of the product of the word fills, a stack 1 - the
+ * product of (1 - each stage's)).
+ */
+static double result_fpr(const plan *p, const stack *sa, const stack *sb, bloom_op op,
+                         uint64_t *bits_set)
+{
+    double miss = 1, rate = 0;
+    *bits_set = 0;
+    for (unsigned r = 0; r < p->shape.nstages; r++) {
+        const bloom_filter *o = &p->shape.stages[r].f;
+        uint64_t words = stage_words(o), set = 0;
+        double sum = 0;
+        for (uint64_t w = 0; w < words;) {
+            if (o->layout == BLOOM_LAYOUT_BLOCKED) { /* one block: 4 words, 8 fills */
+                double product = 1;
+                for (unsigned q = 0; q < 4; q++, w++) {
+                    uint64_t x = op == BLOOM_OP_UNION ? union_word(p, r, sa, sb, w)
+                                                      : intersect_word(p, r, sa, sb, w);
+                    unsigned lo = (unsigned)__builtin_popcountll(x & 0xffffffffu),
+                             hi = (unsigned)__builtin_popcountll(x >> 32);
+                    set += lo + hi;
+                    product *= (double)lo / 32.0;
+                    product *= (double)hi / 32.0;
+                }
+                sum += product;
+                continue;
+            }
+            uint64_t x = op == BLOOM_OP_UNION ? union_word(p, r, sa, sb, w)
+                                              : intersect_word(p, r, sa, sb, w);
+            set += o->layout == BLOOM_LAYOUT_COUNTING ? counting_nonzero_count(x)
+                                                      : (uint64_t)__builtin_popcountll(x);
+            w++;
+        }
+        rate = o->layout == BLOOM_LAYOUT_BLOCKED
+                   ? sum / (double)(o->nbits / BLOOM_BLOCK_BITS)
+                   : pow((double)set / (double)o->nbits, o->nhashes);
+        miss *= 1 - rate;
+        *bits_set += set;
+    }
+    return p->plain ? rate : 1 - miss;
+}
+
 bloom_status bloom_combine(const bloom_filter *a, const bloom_filter *b, bloom_op op,
                            unsigned flags, void *buf, size_t len, bloom_filter *out,
                            bloom_error *err)
@@ -333,8 +386,20 @@ bloom_status bloom_combine(const bloom_filter *a, const bloom_filter *b, bloom_o
         return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT,
                           "the result does not have the left filter's shape: combine into a new "
                           "buffer");
-    bool check = (flags & BLOOM_REFUSE_SATURATED) && op == BLOOM_OP_UNION;
-    bool was_saturated = check && (bloom_is_saturated(a) || bloom_is_saturated(b));
+    /* a union saturated where neither side was: refused before a byte is
+     * written (the inputs are read twice: to judge, then to write) */
+    if ((flags & BLOOM_REFUSE_SATURATED) && op == BLOOM_OP_UNION) {
+        uint64_t set, nbits = 0;
+        double rate = result_fpr(&p, &sa, &sb, op, &set);
+        for (unsigned r = 0; r < p.shape.nstages; r++)
+            nbits += p.shape.stages[r].f.nbits;
+        if (rate >= 0.5 && !bloom_is_saturated(a) && !bloom_is_saturated(b))
+            return bloom_fail(err, BLOOM_E_SATURATED,
+                              "the union is saturated: %" PRIu64 " of its %" PRIu64
+                              " bits are set, a false-positive rate of %.2f, where neither filter "
+                              "was saturated",
+                              set, nbits, rate);
+    }
     uint64_t seed = a->seed;
     bloom_filter result;
     if (in_place) {
@@ -359,12 +424,6 @@ bloom_status bloom_combine(const bloom_filter *a, const bloom_filter *b, bloom_o
     if (in_place && p.grows)
         stack_store_counts(&result, &p.shape);
     *out = result;
-    if (check && !was_saturated && bloom_is_saturated(out))
-        return bloom_fail(err, BLOOM_E_SATURATED,
-                          "the union is saturated: %" PRIu64 " of its %" PRIu64
-                          " bits are set, a false-positive rate of %.2f, where neither filter was "
-                          "saturated",
-                          bloom_popcount(out), out->nbits, bloom_estimate_fpr(out));
     return bloom_ok(err);
 }
 

@@ -147,6 +147,8 @@ void counting_contains_many(const bloom_filter *f, const uint64_t *hashes, size_
 /* Which of the 64 counters [64 w, 64 w + 64) are not zero, as the bits of
  * a word: the classic filter of the same set, word w. */
 uint64_t counting_presence_word(const bloom_filter *f, uint64_t w);
+/* Counters of a counter word (16) that are not zero. */
+uint64_t counting_nonzero_count(uint64_t word);
 /* Counter word w (16 counters) op the counters of src stretched by factor
  * (counter i of the result is counter floor(i / factor) of src): the
  * saturating sum (union) or the minimum (intersection). */

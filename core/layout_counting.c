@@ -101,6 +101,11 @@ static inline uint64_t nonzero_nibbles(uint64_t c)
     return t;
 }
 
+uint64_t counting_nonzero_count(uint64_t word)
+{
+    return (uint64_t)__builtin_popcountll((word | word >> 1 | word >> 2 | word >> 3) & NIBBLES);
+}
+
 uint64_t counting_presence_word(const bloom_filter *f, uint64_t w)
 {
     uint64_t out = 0, words = f->nbytes / 8;

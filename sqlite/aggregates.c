@@ -226,16 +226,20 @@ static void combine_step(sqlite3_context *ctx, sqlite3_value **argv, const char 
     if (buf == NULL)
         return;
     bloom_filter out;
-    bloom_status s = bloom_combine(&st->view, &in, op, BLOOM_REFUSE_SATURATED, buf, size, &out,
-                                   &err);
+    if (bloom_combine(&st->view, &in, op, BLOOM_REFUSE_SATURATED, buf, size, &out, &err) !=
+        BLOOM_OK) {
+        /* refused before anything was written: the state is as it was */
+        if (!in_place)
+            sqlite3_free(buf);
+        bf_core_error(ctx, fn, &err);
+        return;
+    }
     if (!in_place) {
         sqlite3_free(st->buf);
         st->buf = buf;
     }
     st->view = out;
     st->size = size;
-    if (s != BLOOM_OK)
-        bf_core_error(ctx, fn, &err);
 }
 
 void bf_union_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)

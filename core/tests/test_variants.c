@@ -568,12 +568,17 @@ static void test_rollup_too_full(void)
     }
     CHECK(st == BLOOM_E_SATURATED);
     CHECK_MSG(strstr(err.message, "the union is saturated") != NULL, "%s", err.message);
+    /* refused before a byte was written: the state is the union before */
+    CHECK(!bloom_is_saturated(&uf));
     CHECK(strstr(bloom_status_hint(BLOOM_E_SATURATED), "bloom_agg(x, capacity, fpr)") != NULL);
     CHECK_MSG(g < 20, "refused at group %d", g);
-    /* once saturated, more unions are not refused again */
+    /* without the flag the union is made; a saturated member is not
+     * refused again */
     size_t l2;
     bloom_filter f;
     uint8_t *buf = built(BLOOM_LAYOUT_CLASSIC, 200, 100, &l2, &f);
+    CHECK(bloom_combine(&uf, &f, BLOOM_OP_UNION, 0, u, len, &uf, &err) == BLOOM_OK);
+    CHECK(bloom_is_saturated(&uf));
     CHECK(bloom_combine(&uf, &f, BLOOM_OP_UNION, BLOOM_REFUSE_SATURATED, u, len, &uf, &err) ==
           BLOOM_OK);
     free(buf), free(u);
