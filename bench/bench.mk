@@ -11,7 +11,7 @@ bench-core: build/bench/bench_core
 
 # Size classes and estimates across sizes (docs/FORMAT.md "Size classes"):
 # deterministic tables, no timings.
-build/bench/bench_compose: bench/bench_compose.c $(CORE_SRCS) $(CORE_HDRS)
+build/bench/bench_compose: bench/bench_compose.c bench/bench_util.h $(CORE_SRCS) $(CORE_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(BENCH_CFLAGS) -o $@ bench/bench_compose.c $(CORE_SRCS) -lm
 
@@ -20,7 +20,7 @@ bench-compose: build/bench/bench_compose
 
 # Counting and scalable filters, rollups of size classes (docs/FORMAT.md,
 # README "Rollups"): deterministic tables, no timings.
-build/bench/bench_variants: bench/bench_variants.c $(CORE_SRCS) $(CORE_HDRS)
+build/bench/bench_variants: bench/bench_variants.c bench/bench_util.h $(CORE_SRCS) $(CORE_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(BENCH_CFLAGS) -o $@ bench/bench_variants.c $(CORE_SRCS) -lm
 

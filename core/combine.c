@@ -86,12 +86,13 @@ static void add_size(uint64_t *sizes, unsigned *n, uint64_t nbits)
 }
 
 /* Stages of one layout (classic or blocked) and nhashes, sizes that divide
- * each other: BLOOM_OK, else the mismatch. */
+ * each other: BLOOM_OK and the sizes of both sides' stages, ascending and
+ * distinct, in sizes[*n]; else the mismatch. */
 static bloom_status check_classes(const bloom_filter *a, const stack *sa, const bloom_filter *b,
-                                  const stack *sb, bloom_error *err)
+                                  const stack *sb, uint64_t *sizes, unsigned *count,
+                                  bloom_error *err)
 {
     const stage *first = &sa->stages[0];
-    uint64_t sizes[2 * BLOOM_MAX_STAGES];
     unsigned n = 0;
     for (int side = 0; side < 2; side++) {
         const stack *s = side ? sb : sa;
@@ -105,6 +106,7 @@ static bloom_status check_classes(const bloom_filter *a, const stack *sa, const 
     for (unsigned i = 1; i < n; i++)
         if (!sizes_divide(first->f.layout, sizes[i], sizes[i - 1]))
             return mismatch(a, sa, b, sb, BLOOM_E_MISMATCH, "", err);
+    *count = n;
     return BLOOM_OK;
 }
 
@@ -176,15 +178,12 @@ static bloom_status plan_union(const bloom_filter *a, const stack *sa, const blo
         plain_shape(p, BLOOM_LAYOUT_COUNTING, a->nbits, a->nhashes);
         return BLOOM_OK;
     }
-    bloom_status st = check_classes(a, sa, b, sb, err);
+    /* a stage per size of either side */
+    uint64_t sizes[2 * BLOOM_MAX_STAGES];
+    unsigned n;
+    bloom_status st = check_classes(a, sa, b, sb, sizes, &n, err);
     if (st != BLOOM_OK)
         return st;
-    uint64_t sizes[2 * BLOOM_MAX_STAGES];
-    unsigned n = 0;
-    for (unsigned i = 0; i < sa->nstages; i++)
-        add_size(sizes, &n, sa->stages[i].f.nbits);
-    for (unsigned i = 0; i < sb->nstages; i++)
-        add_size(sizes, &n, sb->stages[i].f.nbits);
     return classes_shape(p, &sa->stages[0], sizes, n, err);
 }
 
@@ -206,13 +205,14 @@ static bloom_status plan_intersection(const bloom_filter *a, const stack *sa,
                     a->nhashes);
         return BLOOM_OK;
     }
-    bloom_status st = check_classes(a, sa, b, sb, err);
+    uint64_t sizes[2 * BLOOM_MAX_STAGES];
+    unsigned n;
+    bloom_status st = check_classes(a, sa, b, sb, sizes, &n, err);
     if (st != BLOOM_OK)
         return st;
     /* a common value sits in some stage of each side: the pair's AND, at
      * the larger of the two sizes, holds it */
-    uint64_t sizes[2 * BLOOM_MAX_STAGES];
-    unsigned n = 0;
+    n = 0;
     for (unsigned i = 0; i < sa->nstages; i++)
         for (unsigned j = 0; j < sb->nstages; j++) {
             uint64_t x = sa->stages[i].f.nbits, y = sb->stages[j].f.nbits;

@@ -17,16 +17,6 @@ static uint64_t popcount_bytes_above(const bloom_filter *f, uint64_t bit)
 
 static const int layouts[] = {BLOOM_LAYOUT_CLASSIC, BLOOM_LAYOUT_BLOCKED};
 
-/* Share of `probes` keys of a stream disjoint from the inserted ones that
- * the filter reports present. */
-static double measured_fpr(const bloom_filter *f, uint64_t probes)
-{
-    uint64_t hits = 0;
-    for (uint64_t i = 0; i < probes; i++)
-        hits += bloom_contains_hash(f, key_at(999, i));
-    return (double)hits / (double)probes;
-}
-
 static void test_no_false_negatives(void)
 {
     for (int l = 0; l < 2; l++) {

@@ -101,21 +101,8 @@ static void test_golden_vectors(void)
     }
 }
 
-static void *plain_alloc(void *ctx, size_t size)
-{
-    (void)ctx;
-    return malloc(size);
-}
-
-static void plain_release(void *ctx, void *ptr)
-{
-    (void)ctx;
-    free(ptr);
-}
-
 static void test_golden_scalable(void)
 {
-    static const bloom_allocator heap = {plain_alloc, plain_release, NULL};
     for (size_t g = 0; g < sizeof scalables / sizeof scalables[0]; g++) {
         const golden_scalable *v = &scalables[g];
         size_t len;
@@ -128,7 +115,7 @@ static void test_golden_scalable(void)
                                &f, &err) == BLOOM_OK);
         for (int64_t i = 1; i <= v->count; i++) {
             uint64_t h = bloom_hash_int64(i, v->seed);
-            CHECK(bloom_insert(&heap, 0, &buf, &len, &f, &h, 1, &err) == BLOOM_OK);
+            CHECK(bloom_insert(&malloc_allocator, 0, &buf, &len, &f, &h, 1, &err) == BLOOM_OK);
         }
         same_hex(buf, len, v->hex, v->name);
         CHECK(bloom_parse(buf, len, &back, NULL) == BLOOM_OK);

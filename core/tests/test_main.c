@@ -39,6 +39,20 @@ bloom_allocator counting_allocator(counting_heap *heap)
     return a;
 }
 
+static void *plain_alloc(void *ctx, size_t size)
+{
+    (void)ctx;
+    return malloc(size);
+}
+
+static void plain_release(void *ctx, void *ptr)
+{
+    (void)ctx;
+    free(ptr);
+}
+
+const bloom_allocator malloc_allocator = {plain_alloc, plain_release, NULL};
+
 uint8_t *new_filter(int layout, uint64_t nbits, unsigned nhashes, uint64_t seed, bloom_filter *f)
 {
     size_t size = bloom_layout_size(layout, nbits);
@@ -66,6 +80,14 @@ uint64_t key_at(uint64_t stream, uint64_t i)
     z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
     z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
     return z ^ (z >> 31);
+}
+
+double measured_fpr(const bloom_filter *f, uint64_t probes)
+{
+    uint64_t hits = 0;
+    for (uint64_t i = 0; i < probes; i++)
+        hits += bloom_contains_hash(f, key_at(999, i));
+    return (double)hits / (double)probes;
 }
 
 double optimal_classic_bits(double n, double fpr)

@@ -7,21 +7,6 @@
 #include <math.h>
 #include <string.h>
 
-/* ---- a tiny allocator for bloom_insert ---- */
-
-static void *plain_alloc(void *ctx, size_t size)
-{
-    (void)ctx;
-    return malloc(size);
-}
-
-static void plain_release(void *ctx, void *ptr)
-{
-    (void)ctx;
-    free(ptr);
-}
-
-static const bloom_allocator heap = {plain_alloc, plain_release, NULL};
 
 static uint8_t *empty(int layout, uint64_t capacity, double fpr, uint64_t seed, size_t *len,
                       bloom_filter *f)
@@ -40,7 +25,7 @@ static uint8_t *built(int layout, uint64_t stream, uint64_t n, size_t *len, bloo
 {
     bloom_builder *b;
     bloom_error err;
-    CHECK(bloom_builder_create(&heap, layout, 0.01, 0, &b, &err) == BLOOM_OK);
+    CHECK(bloom_builder_create(&malloc_allocator, layout, 0.01, 0, &b, &err) == BLOOM_OK);
     for (uint64_t i = 0; i < n; i++)
         CHECK(bloom_builder_add_hash(b, key_at(stream, i), &err) == BLOOM_OK);
     CHECK(bloom_builder_result_size(b, len, &err) == BLOOM_OK);
@@ -50,15 +35,6 @@ static uint8_t *built(int layout, uint64_t stream, uint64_t n, size_t *len, bloo
     bloom_filter back;
     CHECK_MSG(bloom_parse(buf, *len, &back, &err) == BLOOM_OK, "%s", err.message);
     return buf;
-}
-
-/* Measured false-positive rate over probes of stream 99. */
-static double measured_fpr(const bloom_filter *f, uint64_t probes)
-{
-    uint64_t hits = 0;
-    for (uint64_t i = 0; i < probes; i++)
-        hits += bloom_contains_hash(f, key_at(99, i));
-    return (double)hits / (double)probes;
 }
 
 /* ---- counting ---- */
@@ -267,7 +243,7 @@ static void test_scalable_grows(void)
             size_t m = 0;
             while (m < 256 && i < n)
                 batch[m++] = key_at(4, i++);
-            CHECK_MSG(bloom_insert(&heap, 0, &buf, &len, &f, batch, m, &err) == BLOOM_OK, "%s",
+            CHECK_MSG(bloom_insert(&malloc_allocator, 0, &buf, &len, &f, batch, m, &err) == BLOOM_OK, "%s",
                       err.message);
         }
         bloom_filter back;
@@ -295,7 +271,7 @@ static void test_scalable_grows(void)
         uint8_t *copy = malloc(len);
         memcpy(copy, buf, len);
         uint64_t again = key_at(4, 7);
-        CHECK(bloom_insert(&heap, 0, &buf, &len, &f, &again, 1, &err) == BLOOM_OK);
+        CHECK(bloom_insert(&malloc_allocator, 0, &buf, &len, &f, &again, 1, &err) == BLOOM_OK);
         CHECK(memcmp(copy, buf, len) == 0);
         free(copy), free(cb), free(buf);
     }
@@ -312,7 +288,7 @@ static void test_scalable_host_limit(void)
     uint64_t i = 0;
     while (st == BLOOM_OK && i < 100000) {
         uint64_t h = key_at(5, i++);
-        st = bloom_insert(&heap, 2000, &buf, &len, &f, &h, 1, &err);
+        st = bloom_insert(&malloc_allocator, 2000, &buf, &len, &f, &h, 1, &err);
     }
     CHECK(st == BLOOM_E_LIMIT);
     CHECK(len <= 2000);
@@ -356,11 +332,11 @@ static void test_scalable_combine(void)
     bloom_error err;
     for (uint64_t i = 0; i < 1000; i++) {
         uint64_t h = key_at(7, i);
-        CHECK(bloom_insert(&heap, 0, &ba, &la, &a, &h, 1, &err) == BLOOM_OK);
+        CHECK(bloom_insert(&malloc_allocator, 0, &ba, &la, &a, &h, 1, &err) == BLOOM_OK);
     }
     for (uint64_t i = 0; i < 150; i++) {
         uint64_t h = key_at(8, i);
-        CHECK(bloom_insert(&heap, 0, &bb, &lb, &b, &h, 1, &err) == BLOOM_OK);
+        CHECK(bloom_insert(&malloc_allocator, 0, &bb, &lb, &b, &h, 1, &err) == BLOOM_OK);
     }
     size_t len;
     bool in_place;
@@ -412,7 +388,7 @@ static void test_scalable_malformed(void)
     for (int i = 0; i < 300; i++)
         h[i] = key_at(9, (uint64_t)i);
     bloom_error err;
-    CHECK(bloom_insert(&heap, 0, &buf, &len, &f, h, 300, &err) == BLOOM_OK);
+    CHECK(bloom_insert(&malloc_allocator, 0, &buf, &len, &f, h, 300, &err) == BLOOM_OK);
     uint8_t *good = buf;
     CHECK(good[32 + 17] == 2); /* two stages */
     static const struct {
