@@ -142,17 +142,17 @@ explain "SELECT grp, bloom_agg(i8, 5000, 0.001) FROM t_dist GROUP BY grp" > $TL_
 explain "SELECT k, bloom_agg(u) FROM t_dist GROUP BY k" > $TL_OUT/explain-groupk.txt
 explain "SELECT count(*) FROM t_dist b WHERE bloom_contains((SELECT bloom_agg(k) FROM t_dist WHERE grp = 3), b.k)" \
     > $TL_OUT/explain-join.txt
-grep -m1 'worker_partial_agg(.*bloom_agg(text)' $TL_OUT/explain-agg.txt &&
-    grep -m1 'Output: coord_combine_agg(' $TL_OUT/explain-agg.txt &&
-    pass "bloom_agg(text) runs on the shards (worker_partial_agg), combined on the coordinator" ||
+grep -m1 -E 'worker_(binary_)?partial_agg\(.*bloom_agg\(text\)' $TL_OUT/explain-agg.txt &&
+    grep -m1 -E 'Output: coord_(binary_)?combine_agg\(' $TL_OUT/explain-agg.txt &&
+    pass "bloom_agg(text) runs on the shards (worker_partial_agg; Citus 14: worker_binary_partial_agg), combined on the coordinator" ||
     { cat $TL_OUT/explain-agg.txt; fail "EXPLAIN of bloom_agg(text) on t_dist shows no pushdown"; }
-grep -m1 'worker_partial_agg(.*bloom_agg(bigint,bigint,double precision)' $TL_OUT/explain-fixed.txt &&
+grep -m1 -E 'worker_(binary_)?partial_agg\(.*bloom_agg\(bigint,bigint,double precision\)' $TL_OUT/explain-fixed.txt &&
     pass "bloom_agg(x, capacity, fpr) GROUP BY a non-distribution column runs on the shards" ||
     { cat $TL_OUT/explain-fixed.txt; fail "EXPLAIN of the 3-argument form shows no pushdown"; }
 grep -m1 -E 'Query: SELECT k, public.bloom_agg\(u\)' $TL_OUT/explain-groupk.txt &&
     pass "GROUP BY the distribution column: the whole bloom_agg runs on the shards" ||
     { cat $TL_OUT/explain-groupk.txt; fail "EXPLAIN of GROUP BY k shows no full pushdown"; }
-grep -m1 'worker_partial_agg(.*bloom_agg(bigint)' $TL_OUT/explain-join.txt &&
+grep -m1 -E 'worker_(binary_)?partial_agg\(.*bloom_agg\(bigint\)' $TL_OUT/explain-join.txt &&
     grep -m1 'bloom_contains(' $TL_OUT/explain-join.txt &&
     pass "Bloom join: the subplan's bloom_agg runs on the shards, the probe on the shards too" ||
     { cat $TL_OUT/explain-join.txt; fail "EXPLAIN of the Bloom join shows no pushdown"; }
