@@ -95,6 +95,9 @@ done
 
 echo "=== summary ($(( (SECONDS - start) / 60 )) min $(( (SECONDS - start) % 60 )) s)"
 printf '%s\n' "${summary[@]}"
-[ "$skipped" -eq 0 ] || echo "$skipped skipped (each named above with its reason)"
+if [ "$skipped" -gt 0 ]; then
+    echo "$skipped skipped:"
+    grep -H '^skip - ' build/test/logs/*.log | sed -E 's#^build/test/logs/(.*)\.log:skip - #    \1: #'
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
