@@ -16,6 +16,7 @@
 # suite that dies without its closing line counts as one failure.
 set -u
 cd "$(dirname "$0")/.."
+rm -rf build/test/logs
 mkdir -p build/test/logs
 . tools/testlib.sh
 
