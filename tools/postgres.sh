@@ -85,7 +85,8 @@ mkdir -p "$cache"
 # A tree is made by one process at a time; the others wait and reuse it.
 exec 9>"$cache/.lock-$major"
 flock 9
-if usable && [ $# -eq 4 ]; then
+if [ $# -eq 4 ]; then
+    usable || die "no PostgreSQL $major tree yet: tools/postgres.sh $major makes it"
     [ -f "$cache/apt-$major/sources.list" ] || die "PostgreSQL $major comes from no Debian suite: no $3 for it"
     pkgs=$(mktemp -d)
     (cd "$pkgs" && apt_private apt-get download "$3") >"$pkgs/log" 2>&1 || { cat "$pkgs/log" >&2; rm -rf "$pkgs"; exit 1; }
