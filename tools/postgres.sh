@@ -166,7 +166,10 @@ source_route() { # TARBALL
     (cd "$src" && ./configure --prefix=/usr/lib/postgresql/"$major" --datadir=/usr/share/postgresql/"$major" \
         --includedir=/usr/include/postgresql/"$major" --disable-rpath --without-icu --without-readline) \
         >"$work/configure.log" 2>&1 || { tail -n 30 "$work/configure.log" >&2; return 1; }
-    { make -C "$src" -s -j"$(nproc)" && make -C "$src/contrib/postgres_fdw" -s -j"$(nproc)" &&
+    # The generated headers first: a parallel build of a tree without them
+    # (a git export has none) races for utils/errcodes.h.
+    { make -C "$src/src/backend" -s generated-headers &&
+      make -C "$src" -s -j"$(nproc)" && make -C "$src/contrib/postgres_fdw" -s -j"$(nproc)" &&
       make -C "$src" -s install DESTDIR="$root" && make -C "$src/contrib/postgres_fdw" -s install DESTDIR="$root"; } \
         >"$work/build.log" 2>&1 || { tail -n 40 "$work/build.log" >&2; return 1; }
     echo "source $(basename "$tarball") $("$src/src/bin/pg_config/pg_config" --version)" > "$work/what"
