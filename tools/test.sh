@@ -82,6 +82,21 @@ for suite in tools/suites/*.sh; do
     run_suite "${name#[0-9][0-9]-}" "$suite"
 done
 for major in $majors; do
+    # The major's server first, once: a route that fails fails here, not
+    # in every suite of the major.
+    echo "=== PostgreSQL $major: the server (tools/postgres.sh $major; the first time, the longest step)"
+    t0=$SECONDS
+    if tools/postgres.sh "$major" >"build/test/logs/server@$major.log" 2>&1; then
+        echo "ok - PostgreSQL $major: $(tail -n 1 "build/test/logs/server@$major.log")"
+        passed=$((passed + 1))
+        summary+=("$(printf '%-14s %5d passed, %d failed (%d s)' "server@$major" 1 0 $((SECONDS - t0)))")
+    else
+        tail -n 20 "build/test/logs/server@$major.log" | sed 's/^/    /'
+        echo "FAILED - PostgreSQL $major: no server; its suites are not run"
+        failed=$((failed + 1))
+        summary+=("$(printf '%-14s %5d passed, %d failed (%d s): its suites not run' "server@$major" 0 1 $((SECONDS - t0)))")
+        continue
+    fi
     for suite in tools/suites/*.sh; do
         selected "$suite" && [ "$(scope_of "$suite")" = "each major" ] || continue
         name=$(basename "$suite" .sh)
