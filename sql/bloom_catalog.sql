@@ -5,9 +5,13 @@
 -- PostgreSQL names its own, the hash opclass's bloom_type_hash and
 -- bloom_type_extended_hash and min/max's bloom_smaller and bloom_larger),
 -- and its comment starts with "internal:" and says what it supports.
+-- (The array types PostgreSQL makes for bloom and bloom_builder are members
+-- from 17 on, implied before: left out, so every major counts alike.)
 CREATE TEMP VIEW members AS
 SELECT d.classid, d.objid FROM pg_depend d JOIN pg_extension e ON d.refobjid = e.oid
-WHERE d.refclassid = 'pg_extension'::regclass AND e.extname = 'bloomfilter' AND d.deptype = 'e';
+WHERE d.refclassid = 'pg_extension'::regclass AND e.extname = 'bloomfilter' AND d.deptype = 'e'
+  AND NOT (d.classid = 'pg_type'::regclass
+           AND EXISTS (SELECT FROM pg_type t WHERE t.oid = d.objid AND t.typelem <> 0));
 
 -- the objects by kind
 SELECT CASE WHEN m.classid = 'pg_proc'::regclass THEN
