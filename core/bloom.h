@@ -340,10 +340,11 @@ static inline uint64_t bloom_combined_nbits(const bloom_filter *a, const bloom_f
  * Else BLOOM_E_MISMATCH naming both sides.
  */
 typedef enum bloom_op { BLOOM_OP_UNION, BLOOM_OP_INTERSECT } bloom_op;
-/* flags of bloom_combine: a union that would be saturated
+/* flags of bloom_combine: a result that would be saturated
  * (bloom_is_saturated) when neither a nor b is fails with BLOOM_E_SATURATED,
  * before anything is written (the union of filters of one size class that
- * hold more values than it carries). */
+ * hold more values than it carries; an intersection of unions of classes
+ * whose stages are near saturation). */
 #define BLOOM_REFUSE_SATURATED 1u
 
 /* The serialized size of a op b, and whether it can be written over a's

@@ -386,19 +386,23 @@ bloom_status bloom_combine(const bloom_filter *a, const bloom_filter *b, bloom_o
         return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT,
                           "the result does not have the left filter's shape: combine into a new "
                           "buffer");
-    /* a union saturated where neither side was: refused before a byte is
-     * written (the inputs are read twice: to judge, then to write) */
-    if ((flags & BLOOM_REFUSE_SATURATED) && op == BLOOM_OP_UNION) {
+    /* a result saturated where neither side was: refused before a byte is
+     * written (the inputs are read twice: to judge, then to write).  A
+     * union of one size class that holds too many values, or (rarely) of
+     * stages whose rates add up; an intersection of unions of classes,
+     * whose stages are ORs of pairs at each size, when those are near
+     * saturation already. */
+    if (flags & BLOOM_REFUSE_SATURATED) {
         uint64_t set, nbits = 0;
         double rate = result_fpr(&p, &sa, &sb, op, &set);
         for (unsigned r = 0; r < p.shape.nstages; r++)
             nbits += p.shape.stages[r].f.nbits;
         if (rate >= 0.5 && !bloom_is_saturated(a) && !bloom_is_saturated(b))
             return bloom_fail(err, BLOOM_E_SATURATED,
-                              "the union is saturated: %" PRIu64 " of its %" PRIu64
+                              "the %s is saturated: %" PRIu64 " of its %" PRIu64
                               " bits are set, a false-positive rate of %.2f, where neither filter "
                               "was saturated",
-                              set, nbits, rate);
+                              op == BLOOM_OP_UNION ? "union" : "intersection", set, nbits, rate);
     }
     uint64_t seed = a->seed;
     bloom_filter result;

@@ -36,8 +36,9 @@ const char *bloom_status_hint(bloom_status status)
                "bloom_agg(x, capacity, fpr) sized for the largest union you will form.";
     if (status == BLOOM_E_SATURATED)
         return "A union of filters of one size holds all their values in that size, and these "
-               "hold more than it was sized for. Build every group with bloom_agg(x, capacity, "
-               "fpr), capacity the count of the largest union you will form (README, Rollups).";
+               "hold more than it was sized for (or the filters were near saturation already). "
+               "Build every group with bloom_agg(x, capacity, fpr), capacity the count of the "
+               "largest union you will form (README, Rollups).";
     return NULL;
 }
 

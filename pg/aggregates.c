@@ -301,9 +301,13 @@ bloom_union_agg_trans(PG_FUNCTION_ARGS)
 	return combine_into_state(fcinfo, BLOOM_OP_UNION, flags, "union");
 }
 
-/* bloom_intersect_agg_trans(state bloom, value bloom) -> bloom (strict) */
+/*
+ * bloom_intersect_agg_trans(state bloom, value bloom) -> bloom (strict): an
+ * intersection saturated where neither side was (unions of size classes
+ * near saturation, core/combine.c) is refused, as bloom_intersect's.
+ */
 Datum
 bloom_intersect_agg_trans(PG_FUNCTION_ARGS)
 {
-	return combine_into_state(fcinfo, BLOOM_OP_INTERSECT, 0, "intersect");
+	return combine_into_state(fcinfo, BLOOM_OP_INTERSECT, BLOOM_REFUSE_SATURATED, "intersect");
 }

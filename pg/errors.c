@@ -80,7 +80,8 @@ bloom_raise(const bloom_error *err, BloomSource source, const char *what)
 		case BLOOM_E_SATURATED:
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 errmsg("bloom filter %s is saturated", what ? what : "union"),
+					 errmsg("bloom filter %s is saturated",
+							 what == NULL || strcmp(what, "union") == 0 ? "union" : "intersection"),
 					 errdetail("%s", detail),
 					 errhint("%s", bloom_status_hint(BLOOM_E_SATURATED))));
 			break;

@@ -237,7 +237,7 @@ read_two(FunctionCallInfo fcinfo, bloom_filter *a, bloom_filter *b)
 
 /*
  * a op b as a new value (core/combine.c): a union of size classes keeps
- * each, an intersection is at the larger size; a union that saturates
+ * each, an intersection is at the larger size; a result that saturates
  * where neither side was is an error that says what to do.
  */
 static struct varlena *
@@ -258,8 +258,7 @@ combine(FunctionCallInfo fcinfo, bloom_op op, const char *what)
 	bloom_check(bloom_check_host_size(size, BLOOM_PG_MAX_FILTER_BYTES, &err), &err, NULL);
 	result = palloc(VARHDRSZ + size);
 	SET_VARSIZE(result, VARHDRSZ + size);
-	if (bloom_combine(&a, &b, op, op == BLOOM_OP_UNION ? BLOOM_REFUSE_SATURATED : 0,
-					  VARDATA(result), size, &out, &err) != BLOOM_OK)
+	if (bloom_combine(&a, &b, op, BLOOM_REFUSE_SATURATED, VARDATA(result), size, &out, &err) != BLOOM_OK)
 		bloom_raise_combine(&err, what);
 	return result;
 }

@@ -74,31 +74,39 @@ SELECT bloom_union_agg(x) FROM (VALUES (bloom_empty_mk(4096, 7)), (bloom_empty_m
 
 DROP TABLE fold_f;
 
--- README's rollup: one self-sized filter a day, each day a different
--- distinct count (300 * (d + 1)^2 users), so each its own size class.
+-- README's rollup, as written there: one self-sized filter a day, the days
+-- of 1, 10, ..., 10^6 users, each day's users among the next's.
 CREATE TABLE visits AS
 SELECT DATE '2026-10-30' + d AS day, u AS user_id
-FROM generate_series(0, 5) d, generate_series(1, 300 * (d + 1) * (d + 1)) u;
+FROM generate_series(0, 6) d, generate_series(1, (10 ^ d)::int) u;
 CREATE TABLE daily (day date PRIMARY KEY, visitors bloom);
 INSERT INTO daily SELECT day, bloom_agg(user_id) FROM visits GROUP BY day;
-SELECT count(DISTINCT (bloom_info(visitors)).nbits) AS sizes FROM daily;
-SELECT round(bloom_cardinality(bloom_union_agg(visitors))::numeric, -1) AS union_estimate
-FROM daily WHERE day >= '2026-11-01';
--- The union keeps each day's size class as a stage and holds every member,
--- at about the sum of the classes' rates, near the 1% each day was built for.
-SELECT (bloom_info(u)).layout AS union_layout, bloom_fpr(u) < 0.02 AS union_fpr_near_1pct,
-       (SELECT count(*) FROM generate_series(1, 10800) g WHERE bloom_contains(u, g)) AS members_found
-FROM (SELECT bloom_union_agg(visitors) AS u FROM daily WHERE day >= '2026-11-01') s;
+-- seven size classes, 64 to 2^24 bits
+SELECT day, (bloom_info(visitors)).nbits FROM daily ORDER BY day;
+CREATE TABLE daily_union AS SELECT bloom_union_agg(visitors) AS u FROM daily;
+-- the README's query and its numbers
+SELECT (bloom_info(u)).layout, round(bloom_cardinality(u)) AS users,
+       round(bloom_fpr(u)::numeric, 3) AS union_fpr
+FROM daily_union;
+-- each class a stage, 2.2 MB in all, at most twice the largest day's
+SELECT length(u::bytea) AS bytes, (bloom_info(u)).nbits = (SELECT sum((bloom_info(visitors)).nbits) FROM daily) AS stage_per_day,
+       length(u::bytea) <= 2 * (SELECT max(length(visitors::bytea)) FROM daily) AS at_most_twice_the_largest
+FROM daily_union;
+-- no member of any day lost
+SELECT count(*) AS members_lost FROM visits WHERE NOT bloom_contains((SELECT u FROM daily_union), user_id);
+-- the rate it reports is the one measured on values never added
+SELECT abs(count(*) FILTER (WHERE bloom_contains((SELECT u FROM daily_union), v)) / 200000.0
+           - (SELECT bloom_fpr(u) FROM daily_union)) < 0.003 AS measured_rate_as_reported
+FROM generate_series(10000001, 10200000) v;
 -- The recipe for rollups at the target rate in one size: every day sized
--- for the largest union (here at most 20000 users).
+-- for the largest union (10^6 users).
 CREATE TABLE daily_sized (day date PRIMARY KEY, visitors bloom);
-INSERT INTO daily_sized SELECT day, bloom_agg(user_id, 20000, 0.01) FROM visits GROUP BY day;
-SELECT bloom_fpr(u) <= 0.01 AS at_target, abs(bloom_cardinality(u) - 10800) < 216 AS estimate_within_2_percent,
-       (bloom_info(u)).layout,
-       (SELECT count(*) FROM generate_series(1, 10800) g WHERE bloom_contains(u, g)) AS members_found
-FROM (SELECT bloom_union_agg(visitors) AS u FROM daily_sized WHERE day >= '2026-11-01') s;
+INSERT INTO daily_sized SELECT day, bloom_agg(user_id, 1000000, 0.01) FROM visits GROUP BY day;
+SELECT round(bloom_cardinality(u)::numeric, -3) AS users, bloom_fpr(u) <= 0.01 AS at_target, (bloom_info(u)).layout,
+       (SELECT count(*) FROM visits WHERE NOT bloom_contains(u, user_id)) AS members_lost
+FROM (SELECT bloom_union_agg(visitors) AS u FROM daily_sized) s;
 -- Self-sized and fixed-size filters of one rate combine too: two classes.
 SELECT (bloom_info(bloom_union(d.visitors, s.visitors))).nbits
          = (bloom_info(d.visitors)).nbits + (bloom_info(s.visitors)).nbits AS mixed_union
 FROM daily d JOIN daily_sized s USING (day) WHERE day = '2026-10-30';
-DROP TABLE visits, daily, daily_sized;
+DROP TABLE visits, daily, daily_union, daily_sized;

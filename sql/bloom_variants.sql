@@ -172,6 +172,20 @@ RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
+-- Two unions of a 64-bit and a 128-bit filter (k 7), each near saturation
+-- (rates 0.33 and 0.28): their intersection is at 128 bits the OR of three
+-- pairs' ANDs, saturated where neither operand is.  Refused, as such a union.
+CREATE TABLE near_full AS
+SELECT bloom_union(bloom_add_all(bloom_empty_mk(64, 7), ARRAY(SELECT generate_series(1, 11))),
+                   bloom_add_all(bloom_empty_mk(128, 7), ARRAY(SELECT generate_series(101, 128)))) AS a,
+       bloom_union(bloom_add_all(bloom_empty_mk(64, 7), ARRAY(SELECT generate_series(201, 211))),
+                   bloom_add_all(bloom_empty_mk(128, 7), ARRAY(SELECT generate_series(301, 328)))) AS b;
+SELECT round(bloom_fpr(a)::numeric, 2) AS a_rate, round(bloom_fpr(b)::numeric, 2) AS b_rate FROM near_full;
+\set VERBOSITY default
+SELECT bloom_intersect(a, b) FROM near_full;
+\set VERBOSITY terse
+SELECT a & b FROM near_full;
+SELECT bloom_intersect_agg(f) FROM (SELECT a AS f FROM near_full UNION ALL SELECT b FROM near_full) s;
 -- Days of 1 to 10^6 values, each inside the next (the users come back):
 -- every class a stage, the count that of the largest day.
 CREATE TABLE nested AS
@@ -184,4 +198,4 @@ SELECT (bloom_info(u)).layout, abs(bloom_cardinality(u) - 1000000) < 20000 AS co
 SELECT count(*) AS members_lost FROM generate_series(1, 1000000) v
 WHERE NOT bloom_contains((SELECT u FROM nested_rollup), v);
 DROP TABLE counted, counting_rows, counting_aggs, grown, stored_scalable, groups, group_filters, rollup,
-  small_groups, nested, nested_rollup;
+  small_groups, near_full, nested, nested_rollup;

@@ -560,6 +560,60 @@ static void test_rollup_too_full(void)
     free(buf), free(u);
 }
 
+/* A union of classes: a 64-bit and a 128-bit classic filter (k 7) with n64
+ * and n128 keys of streams s and s + 1. */
+static uint8_t *two_classes(uint64_t s, uint64_t n64, uint64_t n128, size_t *len, bloom_filter *u)
+{
+    uint8_t small[BLOOM_HEADER_SIZE + 8], large[BLOOM_HEADER_SIZE + 16];
+    bloom_filter fs, fl;
+    bloom_error err;
+    CHECK(bloom_init(small, sizeof small, BLOOM_LAYOUT_CLASSIC, 64, 7, 0, &fs, &err) == BLOOM_OK);
+    CHECK(bloom_init(large, sizeof large, BLOOM_LAYOUT_CLASSIC, 128, 7, 0, &fl, &err) == BLOOM_OK);
+    for (uint64_t i = 0; i < n64; i++)
+        bloom_add_hash(&fs, key_at(s, i));
+    for (uint64_t i = 0; i < n128; i++)
+        bloom_add_hash(&fl, key_at(s + 1, i));
+    CHECK(bloom_combine_size(&fs, &fl, BLOOM_OP_UNION, len, NULL, &err) == BLOOM_OK);
+    uint8_t *buf = malloc(*len);
+    CHECK_MSG(bloom_combine(&fs, &fl, BLOOM_OP_UNION, 0, buf, *len, u, &err) == BLOOM_OK, "%s",
+              err.message);
+    return buf;
+}
+
+/* The intersection of two unions of classes is, at each size, the OR of
+ * the ANDs of their stages' pairs: of stages near saturation it can be
+ * saturated where neither operand is.  Refused, as such a union is. */
+static void test_intersection_too_full(void)
+{
+    int found = 0;
+    for (uint64_t n64 = 8; n64 < 20; n64++) {
+        for (uint64_t n128 = 20; n128 < 44; n128++) {
+            size_t la, lb, size;
+            bloom_filter a, b, out;
+            bloom_error err;
+            uint8_t *ba = two_classes(100, n64, n128, &la, &a);
+            uint8_t *bb = two_classes(200, n64, n128, &lb, &b);
+            if (!bloom_is_saturated(&a) && !bloom_is_saturated(&b)) {
+                CHECK(bloom_combine_size(&a, &b, BLOOM_OP_INTERSECT, &size, NULL, &err) == BLOOM_OK);
+                uint8_t *buf = malloc(size);
+                CHECK(bloom_combine(&a, &b, BLOOM_OP_INTERSECT, 0, buf, size, &out, &err) ==
+                      BLOOM_OK);
+                if (bloom_is_saturated(&out)) {
+                    found++;
+                    bloom_status st = bloom_combine(&a, &b, BLOOM_OP_INTERSECT,
+                                                    BLOOM_REFUSE_SATURATED, buf, size, &out, &err);
+                    CHECK(st == BLOOM_E_SATURATED);
+                    CHECK_MSG(strstr(err.message, "the intersection is saturated") != NULL, "%s",
+                              err.message);
+                }
+                free(buf);
+            }
+            free(ba), free(bb);
+        }
+    }
+    CHECK_MSG(found > 0, "no intersection of unions near saturation saturated");
+}
+
 const test_case variant_tests[] = {
     {"counting: 2,000 in, 1,000 out, no false negative, 4x the bits", test_counting_add_remove},
     {"counting: removing an absent value or from a classic filter is refused",
@@ -576,5 +630,7 @@ const test_case variant_tests[] = {
     {"rollup: groups of 2, 2, 10^4, 10^4 keep their classes", test_rollup_of_size_classes},
     {"rollup: nested days of 1 to 10^6 values", test_rollup_nested_days},
     {"rollup: a union of one class too full is refused", test_rollup_too_full},
+    {"rollup: an intersection saturated where neither operand was is refused",
+     test_intersection_too_full},
 };
 const size_t variant_tests_count = sizeof variant_tests / sizeof variant_tests[0];

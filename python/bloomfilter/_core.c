@@ -253,14 +253,15 @@ int bfpy_combine_size(const uint8_t *a, size_t alen, const uint8_t *b, size_t bl
 }
 
 /* a op b into out (bfpy_combine_size bytes), as both engines combine: a
- * union of size classes keeps each, and refuses to saturate. */
+ * union of size classes keeps each, and neither saturates where the
+ * operands were not. */
 int bfpy_combine(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen, int is_union,
                  uint8_t *out, size_t outlen, char *msg)
 {
     bloom_filter fa = view(a, alen), fb = view(b, blen), res;
     bloom_error err;
     bloom_status st = bloom_combine(&fa, &fb, is_union ? BLOOM_OP_UNION : BLOOM_OP_INTERSECT,
-                                    is_union ? BLOOM_REFUSE_SATURATED : 0, out, outlen, &res, &err);
+                                    BLOOM_REFUSE_SATURATED, out, outlen, &res, &err);
     return st == BLOOM_OK ? BLOOM_OK : fail(&err, msg);
 }
 

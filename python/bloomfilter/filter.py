@@ -18,7 +18,7 @@ LAYOUT_IDS = {name: lid for lid, name in LAYOUTS.items()}
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 _STATUS = {1: 'invalid argument', 2: 'limit exceeded', 3: 'invalid filter bytes',
-           4: 'filters do not combine', 5: 'out of memory', 6: 'saturated union'}
+           4: 'filters do not combine', 5: 'out of memory', 6: 'saturated result'}
 
 
 class BloomError(ValueError):

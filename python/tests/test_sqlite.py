@@ -206,5 +206,5 @@ class VariantsAsSQLiteTest(unittest.TestCase):
             acc = groups[0]
             for g in groups[1:]:
                 acc = acc | g
-        self.assertEqual(cm.exception.status, 'saturated union')
+        self.assertEqual(cm.exception.status, 'saturated result')
         self.assertIn('bloom_agg(x, capacity, fpr)', cm.exception.hint)

@@ -128,6 +128,21 @@ SELECT bloom_union_agg(f) FROM (SELECT bloom_agg(v) AS f FROM small_groups GROUP
 -- The recipe: every group sized for the largest union.
 SELECT bloom_fpr(bloom_union_agg(f)) <= 0.01 AS at_target
 FROM (SELECT bloom_agg(v, 5000, 0.01) AS f FROM small_groups GROUP BY g);
+-- Two unions of a 64-bit and a 128-bit filter (k 7), each near saturation
+-- (rates 0.33 and 0.28): their intersection is at 128 bits the OR of three
+-- pairs' ANDs, saturated where neither operand is.  Refused, as such a union.
+CREATE TABLE near_full AS
+WITH RECURSIVE r(v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM r WHERE v < 400),
+     s(lo, hi) AS (SELECT json_group_array(v) FILTER (WHERE v BETWEEN 1 AND 11),
+                          json_group_array(v) FILTER (WHERE v BETWEEN 101 AND 128) FROM r),
+     t(lo, hi) AS (SELECT json_group_array(v) FILTER (WHERE v BETWEEN 201 AND 211),
+                          json_group_array(v) FILTER (WHERE v BETWEEN 301 AND 328) FROM r)
+SELECT bloom_union(bloom_add_all(bloom_empty_mk(64, 7), s.lo), bloom_add_all(bloom_empty_mk(128, 7), s.hi)) AS a,
+       bloom_union(bloom_add_all(bloom_empty_mk(64, 7), t.lo), bloom_add_all(bloom_empty_mk(128, 7), t.hi)) AS b
+FROM s, t;
+SELECT round(bloom_fpr(a), 2) AS a_rate, round(bloom_fpr(b), 2) AS b_rate FROM near_full;
+SELECT bloom_intersect(a, b) FROM near_full;
+SELECT bloom_intersect_agg(f) FROM (SELECT a AS f FROM near_full UNION ALL SELECT b FROM near_full);
 -- Groups of 1 to 10^4 values (PostgreSQL's test and the core's go to 10^6),
 -- each inside the next: every class a stage, the count that of the largest.
 CREATE TABLE nested AS
