@@ -226,9 +226,9 @@ static void rollup_table(void)
     rollup_row("2, 2, 10^4, 10^4", issue, 4, false);
     static const uint64_t decades[] = {1, 10, 100, 1000, 10000, 100000, 1000000};
     rollup_row("1, 10, ..., 10^6, disjoint", decades, 7, false);
-    rollup_row("1, 10, ..., 10^6, each inside the next", decades, 7, true);
+    rollup_row("1, 10, ..., 10^6, each inside the next (README)", decades, 7, true);
     static const uint64_t days[] = {300, 1200, 2700, 4800, 7500, 10800};
-    rollup_row("300 (d + 1)^2 for d = 0..5, nested (README)", days, 6, true);
+    rollup_row("300 (d + 1)^2 for d = 0..5, nested (1.1's README)", days, 6, true);
     static const uint64_t same[] = {1000, 1000, 1000, 1000};
     rollup_row("4 x 1000, one class", same, 4, false);
     printf("\n");
