@@ -5,18 +5,27 @@ build/bench/bench_core: bench/bench_core.c $(CORE_SRCS) $(CORE_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(BENCH_CFLAGS) -o $@ bench/bench_core.c $(CORE_SRCS) -lm
 
-.PHONY: bench bench-core bench-compose
+.PHONY: bench bench-core bench-compose bench-variants
 bench-core: build/bench/bench_core
 	build/bench/bench_core
 
 # Size classes and estimates across sizes (docs/FORMAT.md "Size classes"):
 # deterministic tables, no timings.
-build/bench/bench_compose: bench/bench_compose.c $(CORE_SRCS) $(CORE_HDRS)
+build/bench/bench_compose: bench/bench_compose.c bench/bench_util.h $(CORE_SRCS) $(CORE_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(BENCH_CFLAGS) -o $@ bench/bench_compose.c $(CORE_SRCS) -lm
 
 bench-compose: build/bench/bench_compose
 	build/bench/bench_compose
+
+# Counting and scalable filters, rollups of size classes (docs/FORMAT.md,
+# README "Rollups"): deterministic tables, no timings.
+build/bench/bench_variants: bench/bench_variants.c bench/bench_util.h $(CORE_SRCS) $(CORE_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(BENCH_CFLAGS) -o $@ bench/bench_variants.c $(CORE_SRCS) -lm
+
+bench-variants: build/bench/bench_variants
+	build/bench/bench_variants
 
 # PostgreSQL benchmarks against built-in baselines, in one throwaway server
 # of the major PG (default: the first of pg/majors): PG=18 make bench-pg.
@@ -35,4 +44,4 @@ bench-citus:
 	bench/bench_citus.sh
 
 # bench-sqlite is defined in sqlite/sqlite.mk.
-bench: bench-core bench-compose bench-sqlite bench-pg
+bench: bench-core bench-compose bench-variants bench-sqlite bench-pg

@@ -13,40 +13,12 @@
  * Deterministic (fixed key streams), so the tables are the same every run;
  * no timings.  make bench-compose
  */
-#include "bloom.h"
+#define BENCH_NAME "bench_compose"
+#include "bench_util.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-static void *bench_alloc(void *ctx, size_t size)
-{
-    (void)ctx;
-    return malloc(size);
-}
-
-static void bench_release(void *ctx, void *ptr)
-{
-    (void)ctx;
-    free(ptr);
-}
-
-static const bloom_allocator alloc = {bench_alloc, bench_release, NULL};
-
-/* Distinct 64-bit keys: splitmix64 of (stream, i). */
-static uint64_t key_at(uint64_t stream, uint64_t i)
-{
-    uint64_t z = stream * UINT64_C(0x9e3779b97f4a7c15) * 1000003 + i * UINT64_C(0x9e3779b97f4a7c15);
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
-static void die(const char *what, const bloom_error *err)
-{
-    fprintf(stderr, "bench_compose: %s: %s\n", what, err->message);
-    exit(1);
-}
 
 /* A self-sized filter (bloom_agg(x)) of keys [from, to) of stream s plus
  * keys [0, shared) of stream t; caller frees the returned buffer. */

@@ -46,6 +46,9 @@ BLOOM_HIDDEN_BEGIN
 
 #define BLOOM_LAYOUT_CLASSIC 0
 #define BLOOM_LAYOUT_BLOCKED 1
+#define BLOOM_LAYOUT_COUNTING 2 /* classic's placement, a 4-bit counter per position */
+#define BLOOM_LAYOUT_SCALABLE 3 /* stages of classic (or blocked) filters */
+#define BLOOM_NLAYOUTS 4
 
 #define BLOOM_MIN_NHASHES 1
 #define BLOOM_MAX_NHASHES 32
@@ -56,13 +59,32 @@ BLOOM_HIDDEN_BEGIN
  * 2^32 blocks of 256 bits; hosts apply their own, smaller, limits. */
 #define BLOOM_MAX_NBITS (UINT64_C(1) << 40)
 
+/* Counting layout: 4-bit counters, two a byte; a counter at the maximum
+ * is saturated and never decremented again.  Its array holds up to
+ * BLOOM_MAX_NBITS bits, so a quarter as many counters. */
+#define BLOOM_COUNTER_MAX 15
+#define BLOOM_MAX_COUNTERS (BLOOM_MAX_NBITS / 4)
+
+/* Scalable layout (docs/FORMAT.md "Scalable layout"): a stack header and a
+ * directory of stage records after the filter header, then the stages' bit
+ * arrays.  bloom_empty(capacity, fpr, seed, 'scalable') grows by stages of
+ * BLOOM_SCALABLE_GROWTH times the capacity and BLOOM_SCALABLE_RATIO times
+ * the rate of the one before (Almeida et al. 2007), the first at
+ * fpr * (1 - ratio), so the rates sum to at most fpr. */
+#define BLOOM_MAX_STAGES 64
+#define BLOOM_STACK_HEADER_SIZE 32
+#define BLOOM_STAGE_RECORD_SIZE 32
+#define BLOOM_SCALABLE_RATIO 0.8
+#define BLOOM_SCALABLE_GROWTH 2
+
 typedef enum bloom_status {
     BLOOM_OK = 0,
     BLOOM_E_INVALID_ARGUMENT, /* a parameter out of its range (fpr, capacity, k, m) */
     BLOOM_E_LIMIT,            /* a size beyond what the format or the host allows */
     BLOOM_E_FORMAT,           /* serialized bytes that are not a valid filter/builder */
     BLOOM_E_MISMATCH,         /* combining filters with different parameters */
-    BLOOM_E_NOMEM             /* the caller's allocator returned NULL */
+    BLOOM_E_NOMEM,            /* the caller's allocator returned NULL */
+    BLOOM_E_SATURATED         /* a union saturated where none of its members was */
 } bloom_status;
 
 #define BLOOM_ERROR_MESSAGE_SIZE 256
@@ -75,13 +97,22 @@ typedef struct bloom_error {
 /* A generic message for a status, for when no bloom_error was filled. */
 const char *bloom_status_name(bloom_status status);
 /* What the user can do about a status, as a sentence; NULL if nothing
- * general (BLOOM_E_MISMATCH: which filters combine, and the recipe). */
+ * general (BLOOM_E_MISMATCH: which filters combine, and the recipe;
+ * BLOOM_E_SATURATED: the recipe for rollups at the target rate). */
 const char *bloom_status_hint(bloom_status status);
 
-/* Name of a layout id ("classic", "blocked"), or NULL if unknown. */
+/* Name of a layout id ("classic", "blocked", "counting", "scalable"), or
+ * NULL if unknown. */
 const char *bloom_layout_name(int layout);
 /* Layout id for a name, case-insensitive; -1 if unknown. */
 int bloom_layout_from_name(const char *name, size_t len);
+
+/* Memory the caller gives the core (the builder, a growing filter). */
+typedef struct bloom_allocator {
+    void *(*alloc)(void *ctx, size_t size); /* NULL on failure */
+    void (*release)(void *ctx, void *ptr);
+    void *ctx;
+} bloom_allocator;
 
 /* ---- the filter ---- */
 
@@ -94,18 +125,28 @@ int bloom_layout_from_name(const char *name, size_t len);
 typedef struct bloom_filter {
     uint8_t layout;
     uint8_t hash_id;
-    uint8_t nhashes;
+    uint8_t nhashes; /* scalable: the largest of its stages' */
     uint8_t version;
     uint64_t seed;
-    uint64_t nbits;
-    uint64_t nbytes; /* bytes of the bit array: ceil(nbits / 64) * 8 */
-    uint8_t *bits;   /* bit i is bits[i >> 3] & (1 << (i & 7)) */
+    uint64_t nbits;  /* classic, blocked: bits; counting: counters; scalable:
+                      * the bits of all its stages */
+    uint64_t nbytes; /* the bytes after the header: classic and blocked,
+                      * ceil(nbits / 64) * 8; counting ceil(nbits / 16) * 8;
+                      * scalable, its stack header, directory and stages */
+    uint8_t *bits;   /* the bytes after the header; classic, blocked: bit i is
+                      * bits[i >> 3] & (1 << (i & 7)); counting: counter i is
+                      * the nibble bits[i >> 1] >> (4 * (i & 1)) & 15 */
 } bloom_filter;
 
-/* Total serialized size for nbits bits; 0 if nbits is out of range. */
+/* Total serialized size of a classic or blocked filter of nbits bits; 0 if
+ * nbits is out of range. */
 size_t bloom_serialized_size(uint64_t nbits);
+/* The same for any layout with one array (classic, blocked: nbits bits;
+ * counting: nbits counters); 0 if out of range or scalable. */
+size_t bloom_layout_size(int layout, uint64_t nbits);
 
-/* Check an explicit (layout, nbits, nhashes) triple. */
+/* Check an explicit (layout, nbits, nhashes) triple: classic, blocked or
+ * counting (a scalable filter is sized from a capacity and a rate). */
 bloom_status bloom_check_params(int layout, uint64_t nbits, unsigned nhashes, bloom_error *err);
 
 /* (nbits, nhashes) for `capacity` distinct values at false-positive rate
@@ -135,13 +176,23 @@ bloom_status bloom_int64_from_double(double value, const char *what, int64_t *ou
 /* BLOOM_E_LIMIT when a serialized filter of `bytes` bytes exceeds max_bytes. */
 bloom_status bloom_check_host_size(uint64_t bytes, uint64_t max_bytes, bloom_error *err);
 /* bloom_params_for_capacity from SQL arguments: capacity >= 1, fpr in (0, 1),
- * a known layout, the result within max_bytes. */
+ * a known layout with a fixed size (not scalable: the fixed-size bloom_agg
+ * refuses it), the result within max_bytes. */
 bloom_status bloom_size_for_capacity(int layout, int64_t capacity, double fpr, uint64_t max_bytes,
                                      uint64_t *nbits, unsigned *nhashes, bloom_error *err);
 /* An explicit size from SQL arguments: nbits >= 1, nhashes in [1, 32], the
  * layout's rules (bloom_check_params), the result within max_bytes. */
 bloom_status bloom_size_explicit(int layout, int64_t nbits, int64_t nhashes, uint64_t max_bytes,
                                  bloom_error *err);
+/* bloom_empty(capacity, fpr, seed, layout) in two steps, for every layout:
+ * the serialized size (checked as bloom_size_for_capacity checks, against
+ * max_bytes), then the empty filter written into a buffer of that size.
+ * Classic, blocked and counting take bloom_params_for_capacity's size;
+ * scalable, one stage for capacity values at fpr * (1 - ratio). */
+bloom_status bloom_empty_size(int layout, int64_t capacity, double fpr, uint64_t max_bytes,
+                              size_t *size, bloom_error *err);
+bloom_status bloom_empty_init(void *buf, size_t len, int layout, int64_t capacity, double fpr,
+                              uint64_t seed, bloom_filter *out, bloom_error *err);
 
 /* ---- statistics (stats.c) ---- */
 
@@ -174,10 +225,50 @@ bloom_status bloom_parse(const void *buf, size_t len, bloom_filter *out, bloom_e
  * that were validated before, e.g. a host's cached argument. */
 bloom_status bloom_parse_header(const void *buf, size_t len, bloom_filter *out, bloom_error *err);
 
+/* Add a value in place.  Classic, blocked: set its bits; counting:
+ * increment its counters (saturating: a counter at BLOOM_COUNTER_MAX stays);
+ * scalable: nothing if the filter already reports it, else add it to the
+ * stage that takes values (bloom_insert below grows a full one first). */
 void bloom_add_hash(bloom_filter *f, uint64_t hash);
+/* Whether bloom_add_hash(f, hash) would leave f's bytes as they are (a
+ * host can then answer with its input): classic, blocked and growing
+ * scalable filters that already report the value, a union of size classes
+ * whose largest stage does; never a counting filter, where every add
+ * counts. */
+bool bloom_add_is_noop(const bloom_filter *f, uint64_t hash);
 bool bloom_contains_hash(const bloom_filter *f, uint64_t hash);
 /* Insert many hashes, prefetching, for filters larger than the cache. */
 void bloom_add_hashes(bloom_filter *f, const uint64_t *hashes, size_t n);
+
+/*
+ * bloom_add of n hashes, in order, to the filter in *buf (*len bytes,
+ * allocated by alloc; *f views it), growing a scalable filter: before a
+ * value goes to a full stage, a new stage is appended, so the filter moves
+ * to a new buffer from alloc (its size checked against max_bytes, as
+ * bloom_check_host_size, before it is allocated), the old one released, and
+ * *buf, *len and *f follow it.  Other layouts never move.  On an error the
+ * filter holds the hashes before the failing one.
+ */
+bloom_status bloom_insert(const bloom_allocator *alloc, uint64_t max_bytes, void **buf,
+                          size_t *len, bloom_filter *f, const uint64_t *hashes, size_t n,
+                          bloom_error *err);
+
+/* ---- counting filters (core/layout_counting.c) ---- */
+
+/* BLOOM_OK if f has counters (the counting layout), else
+ * BLOOM_E_INVALID_ARGUMENT saying so. */
+bloom_status bloom_check_removable(const bloom_filter *f, bloom_error *err);
+/* Decrement the counters of a value (one per probe; a saturated counter
+ * stays).  BLOOM_E_INVALID_ARGUMENT, f unchanged, when f has no counters
+ * or when the value cannot be in it (a counter below the number of its
+ * probes that land on it: the filter says it is absent). */
+bloom_status bloom_remove_hash(bloom_filter *f, uint64_t hash, bloom_error *err);
+/* The classic filter of the same set: same nbits, nhashes and seed, a bit
+ * set where the counter is not zero; a classic filter as it is.  Other
+ * layouts: BLOOM_E_INVALID_ARGUMENT.  *size is the result's size. */
+bloom_status bloom_to_classic_size(const bloom_filter *f, size_t *size, bloom_error *err);
+bloom_status bloom_to_classic(const bloom_filter *f, void *buf, size_t len, bloom_filter *out,
+                              bloom_error *err);
 
 /* ---- probes that read part of a filter (core/probe_offsets.c) ---- */
 
@@ -185,16 +276,20 @@ void bloom_add_hashes(bloom_filter *f, const uint64_t *hashes, size_t n);
  * Which bytes of the bit array a probe of `hash` reads, for hosts that read
  * a stored filter piecewise (a TOAST slice, SQLite's incremental BLOB I/O)
  * instead of whole: classic, the byte of each of its k bits (in probe order,
- * the same byte possibly twice); blocked, its one 32-byte block.  Offsets
- * count from the start of the bit array, i.e. BLOOM_HEADER_SIZE bytes into
- * the serialized filter.  Only f's header fields are read, never f->bits:
- * parse the header with bloom_parse_header(first 32 bytes, total length).
+ * the same byte possibly twice); counting, the byte of each of its k
+ * counters; blocked, its one 32-byte block.  Offsets count from the start of
+ * the bit array, i.e. BLOOM_HEADER_SIZE bytes into the serialized filter.
+ * Only f's header fields are read, never f->bits: parse the header with
+ * bloom_parse_header(first 32 bytes, total length).  A scalable filter's
+ * stages are found in its directory, which the header does not give: its
+ * plan has count 0, and the host reads it whole.
  */
 typedef struct bloom_probe_plan {
-    unsigned count;                      /* byte ranges to read */
-    unsigned length;                     /* bytes in each: 1 (classic) or 32 (blocked) */
+    unsigned count;                      /* byte ranges to read; 0: read it whole */
+    unsigned length;                     /* bytes in each: 1 (classic, counting) or 32 (blocked) */
     uint64_t offset[BLOOM_MAX_NHASHES];  /* into the bit array */
-    uint8_t mask[BLOOM_MAX_NHASHES];     /* classic: the probed bit of each byte */
+    uint8_t mask[BLOOM_MAX_NHASHES];     /* classic: the probed bit of each byte;
+                                          * counting: the probed counter's nibble */
 } bloom_probe_plan;
 
 void bloom_probe_plan_for(const bloom_filter *f, uint64_t hash, bloom_probe_plan *out);
@@ -213,23 +308,58 @@ bool bloom_probe_plan_test(const bloom_filter *f, uint64_t hash, const bloom_pro
  */
 void bloom_contains_hashes(const bloom_filter *f, const uint64_t *hashes, size_t n, bool *out);
 
-/* BLOOM_OK if a and b can be combined: the same layout, hash id, nhashes
- * and seed, and sizes that divide (classic: one nbits a multiple of the
- * other; blocked: one block count a multiple of the other).  The larger is
- * folded to the smaller (bloom_fold): a combination has
- * bloom_combined_nbits(a, b) bits.  Else BLOOM_E_MISMATCH with a message
- * naming both sides' layout, nbits, nhashes and seed; hosts add
- * bloom_status_hint(). */
+/* BLOOM_OK if the estimates of two filters (bloom_estimate_union,
+ * _intersection, _jaccard) can compare a and b: the same layout (classic,
+ * blocked or counting), hash id, nhashes and seed, and sizes that divide
+ * (one nbits a multiple of the other; blocked: one block count).  Else
+ * BLOOM_E_MISMATCH with a message naming both sides' layout, nbits,
+ * nhashes and seed (hosts add bloom_status_hint()); scalable filters:
+ * BLOOM_E_INVALID_ARGUMENT. */
 bloom_status bloom_check_compatible(const bloom_filter *a, const bloom_filter *b, bloom_error *err);
 static inline uint64_t bloom_combined_nbits(const bloom_filter *a, const bloom_filter *b)
 {
     return a->nbits < b->nbits ? a->nbits : b->nbits;
 }
-/* dst |= src, dst &= src (after the compatibility check).  A larger src is
- * folded on the fly.  A larger dst is first folded in place to src's size,
- * its header (at dst->bits - BLOOM_HEADER_SIZE) included: its serialized
- * size then shrinks to bloom_serialized_size(dst->nbits), within the same
- * buffer (an aggregate's state shrinks when a smaller filter arrives). */
+
+/*
+ * Union and intersection (core/combine.c, docs/FORMAT.md "Combining").
+ * Filters combine when they have the same seed and hash id, and:
+ * - classic or blocked, one layout and nhashes, sizes that divide each
+ *   other: of one size, OR / AND.  Of different sizes, the union keeps each
+ *   size class as a stage of a scalable filter (no class loses precision);
+ *   the intersection stretches the smaller to the larger's size
+ *   (bloom_stretch), then ANDs: the larger's precision, or better.
+ *   Unions of such scalable filters (stages of one layout and nhashes, no
+ *   growth) merge their classes; intersections AND every pair of stages.
+ * - counting, one size and nhashes: union sums the counters (saturating),
+ *   intersection takes their minimum; an intersection of different sizes
+ *   stretches the smaller.
+ * - scalable filters that grow: a union of two with the same growth
+ *   parameters merges their stages one by one (counts added); no
+ *   intersection.
+ * Else BLOOM_E_MISMATCH naming both sides.
+ */
+typedef enum bloom_op { BLOOM_OP_UNION, BLOOM_OP_INTERSECT } bloom_op;
+/* flags of bloom_combine: a result that would be saturated
+ * (bloom_is_saturated) when neither a nor b is fails with BLOOM_E_SATURATED,
+ * before anything is written (the union of filters of one size class that
+ * hold more values than it carries; an intersection of unions of classes
+ * whose stages are near saturation). */
+#define BLOOM_REFUSE_SATURATED 1u
+
+/* The serialized size of a op b, and whether it can be written over a's
+ * own bytes (*in_place: the result has a's shape, e.g. a union into an
+ * aggregate's state of the same size); in_place may be NULL. */
+bloom_status bloom_combine_size(const bloom_filter *a, const bloom_filter *b, bloom_op op,
+                                size_t *size, bool *in_place, bloom_error *err);
+/* a op b into buf (len from bloom_combine_size): a new buffer that
+ * overlaps neither, or a's own bytes (a->bits - BLOOM_HEADER_SIZE) when
+ * *in_place said so.  *out views the result (out may be a). */
+bloom_status bloom_combine(const bloom_filter *a, const bloom_filter *b, bloom_op op,
+                           unsigned flags, void *buf, size_t len, bloom_filter *out,
+                           bloom_error *err);
+/* dst op= src in place, when the result has dst's shape; else
+ * BLOOM_E_INVALID_ARGUMENT (combine into a new buffer with bloom_combine). */
 bloom_status bloom_union_into(bloom_filter *dst, const bloom_filter *src, bloom_error *err);
 bloom_status bloom_intersect_into(bloom_filter *dst, const bloom_filter *src, bloom_error *err);
 
@@ -239,23 +369,44 @@ bloom_status bloom_intersect_into(bloom_filter *dst, const bloom_filter *src, bl
  * (blocked: a whole number of blocks whose count divides f's), else
  * BLOOM_E_INVALID_ARGUMENT saying why. */
 bloom_status bloom_check_fold(const bloom_filter *f, uint64_t nbits, bloom_error *err);
-/* f folded to nbits into buf (len bloom_serialized_size(nbits), not
+/* f folded to nbits into buf (len bloom_layout_size(f->layout, nbits), not
  * overlapping f): bit for bit the filter of the same values built at nbits
- * with f's nhashes and seed.  nbits == f->nbits copies f. */
+ * with f's nhashes and seed (counting: each counter the saturating sum of
+ * those it covers).  nbits == f->nbits copies f.  Scalable filters do not
+ * fold. */
 bloom_status bloom_fold(const bloom_filter *f, uint64_t nbits, void *buf, size_t len,
                         bloom_filter *out, bloom_error *err);
 
-/* Same parameters and same bits. */
+/* ---- stretching (core/stretch.c, docs/FORMAT.md "Stretching") ---- */
+
+/* BLOOM_OK if f stretches to nbits: a multiple of its size (blocked: of its
+ * block count; counting: of its counters); scalable filters do not. */
+bloom_status bloom_check_stretch(const bloom_filter *f, uint64_t nbits, bloom_error *err);
+/* f stretched to nbits = factor * f->nbits into buf (len
+ * bloom_layout_size(f->layout, nbits), not overlapping f): bit i is bit
+ * floor(i / factor) of f (blocked: block j is block floor(j / factor);
+ * counting: counter i is counter floor(i / factor)).  Both layouts place a
+ * value with a multiply-high, so its probes at nbits land in the runs of
+ * its probes at f's size: the result answers every probe exactly as f
+ * does, and folds back to f. */
+bloom_status bloom_stretch(const bloom_filter *f, uint64_t nbits, void *buf, size_t len,
+                           bloom_filter *out, bloom_error *err);
+
+/* Same parameters and same bits (the same bytes). */
 bool bloom_equal(const bloom_filter *a, const bloom_filter *b);
 
+/* Bits set (counting: counters not zero; scalable: in all stages). */
 uint64_t bloom_popcount(const bloom_filter *f);
 /* Fraction of bits set. */
 double bloom_fill(const bloom_filter *f);
-/* Swamidass-Baldi: -(m/k) ln(1 - X/m); +infinity when every bit is set. */
+/* Swamidass-Baldi: -(m/k) ln(1 - X/m); +infinity when every bit is set.
+ * Scalable: the sum over stages, less the values a stage shares with
+ * larger ones (estimated as across sizes, for unions of size classes). */
 double bloom_estimate_cardinality(const bloom_filter *f);
 /* Probability that a value never added is reported present: (X/m)^k for the
- * classic layout, the mean over blocks of the product of word fills for the
- * blocked layout. */
+ * classic and counting layouts, the mean over blocks of the product of word
+ * fills for the blocked layout; scalable, 1 - the product over stages of
+ * (1 - the stage's rate). */
 double bloom_estimate_fpr(const bloom_filter *f);
 /* True when the filter answers "maybe" to at least half of all absent values. */
 bool bloom_is_saturated(const bloom_filter *f);
@@ -274,8 +425,10 @@ bloom_status bloom_estimate_jaccard(const bloom_filter *a, const bloom_filter *b
 
 /* The total order of filters, on their BLOOM_HEADER_SIZE-byte headers:
  * format version, layout id, hash id, nhashes, seed (as a signed int64),
- * nbits; -1, 0 or 1.  Filters with equal headers have bit arrays of the
- * same length, ordered by memcmp (docs/POSTGRESQL.md, "Ordering"). */
+ * nbits; -1, 0 or 1.  Filters with equal headers are ordered by the bytes
+ * after the header, by memcmp, a proper prefix first (the only layout whose
+ * length the header does not fix is scalable; docs/POSTGRESQL.md,
+ * "Ordering"). */
 int bloom_compare_headers(const uint8_t *a, const uint8_t *b);
 
 /* ---- Parquet interchange (layout 1 is Parquet's split-block filter) ---- */
@@ -336,12 +489,6 @@ void bloom_canonical_int64(int64_t value, uint8_t out[8]);
 void bloom_advise_huge_pages(void *ptr, size_t size);
 
 /* ---- the self-sizing builder ---- */
-
-typedef struct bloom_allocator {
-    void *(*alloc)(void *ctx, size_t size); /* NULL on failure */
-    void (*release)(void *ctx, void *ptr);
-    void *ctx;
-} bloom_allocator;
 
 /*
  * Accepts hashes without knowing how many distinct values will come, then

@@ -306,7 +306,7 @@ bloom_status bloom_builder_result_size(bloom_builder *b, size_t *out, bloom_erro
         st = builder_choose_size(b, err);
     if (st != BLOOM_OK)
         return st;
-    *out = bloom_serialized_size(b->nbits);
+    *out = b->result_bytes;
     return bloom_ok(err);
 }
 
@@ -317,9 +317,17 @@ bloom_status bloom_builder_finish(bloom_builder *b, void *buf, size_t len, bloom
     bloom_status st = bloom_builder_result_size(b, &need, err);
     if (st != BLOOM_OK)
         return st;
-    st = bloom_init(buf, len, b->layout, b->nbits, b->nhashes, b->seed, out, err);
+    if (b->layout == BLOOM_LAYOUT_SCALABLE)
+        st = bloom_empty_init(buf, len, BLOOM_LAYOUT_SCALABLE, (int64_t)b->nbits, b->fpr, b->seed,
+                              out, err);
+    else
+        st = bloom_init(buf, len, b->layout, b->nbits, b->nhashes, b->seed, out, err);
     if (st != BLOOM_OK)
         return st;
     builder_add_all(b, out);
+    /* scalable: the stage holds the distinct hashes, whatever the order it
+     * saw them in (one it already reported was not counted by the adds) */
+    if (b->layout == BLOOM_LAYOUT_SCALABLE)
+        scalable_set_last_count(out, builder_stored_count(b));
     return bloom_ok(err);
 }

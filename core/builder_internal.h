@@ -94,8 +94,9 @@ struct bloom_builder {
     void (*check_interrupts)(void *);  /* may not return (PostgreSQL raises) */
     void *interrupt_ctx;
     bool sized; /* nbits/nhashes below are valid for the current set */
-    uint64_t nbits;
+    uint64_t nbits;    /* scalable: the first stage's capacity, the distinct count */
     unsigned nhashes;
+    size_t result_bytes; /* the final filter's serialized size */
 };
 
 /* ---- memory (the caller's allocator) ---- */

@@ -49,12 +49,29 @@ bloom_status builder_choose_size(bloom_builder *b, bloom_error *err)
 {
     uint64_t nbits, n = builder_stored_count(b);
     unsigned nhashes;
-    bloom_status st = bloom_params_for_capacity(b->layout, n ? n : 1, b->fpr, &nbits, &nhashes, err);
+    if (b->layout == BLOOM_LAYOUT_SCALABLE) {
+        /* a first stage sized for the distinct count, free to grow later */
+        size_t size;
+        bloom_status st = bloom_empty_size(BLOOM_LAYOUT_SCALABLE, (int64_t)(n ? n : 1), b->fpr,
+                                           b->max_bytes, &size, err);
+        if (st != BLOOM_OK)
+            return st;
+        b->nbits = n ? n : 1;
+        b->nhashes = 0;
+        b->result_bytes = size;
+        b->sized = true;
+        return BLOOM_OK;
+    }
+    /* a counting filter has its counters where the classic filter of the
+     * same set has its bits: sized as that classic filter, whose candidates
+     * are a quarter of the memory */
+    int layout = b->layout == BLOOM_LAYOUT_COUNTING ? BLOOM_LAYOUT_CLASSIC : b->layout;
+    bloom_status st = bloom_params_for_capacity(layout, n ? n : 1, b->fpr, &nbits, &nhashes, err);
     if (st != BLOOM_OK)
         return st;
     /* the host's limit before any candidate is allocated: a rate of 1e-18
      * in the blocked layout asks for gigabytes for a few values */
-    st = bloom_check_host_size(bloom_serialized_size(nbits), b->max_bytes, err);
+    st = bloom_check_host_size(bloom_layout_size(b->layout, nbits), b->max_bytes, err);
     if (st != BLOOM_OK)
         return st;
     if (n <= VERIFY_LIMIT) {
@@ -71,7 +88,7 @@ bloom_status builder_choose_size(bloom_builder *b, bloom_error *err)
             if (buf == NULL)
                 return bloom_fail(err, BLOOM_E_NOMEM, "out of memory sizing a filter");
             bloom_filter f;
-            st = bloom_init(buf, size, b->layout, nbits, nhashes, b->seed, &f, err);
+            st = bloom_init(buf, size, layout, nbits, nhashes, b->seed, &f, err);
             if (st == BLOOM_OK)
                 builder_add_all(b, &f);
             bool fits = st == BLOOM_OK && candidate_fits(&f, b->fpr);
@@ -79,8 +96,9 @@ bloom_status builder_choose_size(bloom_builder *b, bloom_error *err)
             if (st != BLOOM_OK)
                 return st;
             if (fits || (double)nbits * 2 > limit || nbits * 2 > BLOOM_MAX_NBITS ||
-                bloom_check_host_size(bloom_serialized_size(nbits * 2), b->max_bytes, NULL) !=
-                    BLOOM_OK)
+                bloom_layout_size(b->layout, nbits * 2) == 0 ||
+                bloom_check_host_size(bloom_layout_size(b->layout, nbits * 2), b->max_bytes,
+                                      NULL) != BLOOM_OK)
                 break;
             builder_check_interrupts(b);
             nbits *= 2;
@@ -88,6 +106,7 @@ bloom_status builder_choose_size(bloom_builder *b, bloom_error *err)
     }
     b->nbits = nbits;
     b->nhashes = nhashes;
+    b->result_bytes = bloom_layout_size(b->layout, nbits);
     b->sized = true;
     return BLOOM_OK;
 }

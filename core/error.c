@@ -21,6 +21,8 @@ const char *bloom_status_name(bloom_status status)
         return "incompatible bloom filters";
     case BLOOM_E_NOMEM:
         return "out of memory";
+    case BLOOM_E_SATURATED:
+        return "saturated bloom filter";
     }
     return "unknown error";
 }
@@ -32,6 +34,11 @@ const char *bloom_status_hint(bloom_status status)
                "of one divides the other's, as filters built by bloom_agg(x) or bloom_empty at "
                "one fpr do. For a union that stays at its target rate, build every group with "
                "bloom_agg(x, capacity, fpr) sized for the largest union you will form.";
+    if (status == BLOOM_E_SATURATED)
+        return "A union of filters of one size holds all their values in that size, and these "
+               "hold more than it was sized for (or the filters were near saturation already). "
+               "Build every group with bloom_agg(x, capacity, fpr), capacity the count of the "
+               "largest union you will form (README, Rollups).";
     return NULL;
 }
 

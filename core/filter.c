@@ -1,6 +1,6 @@
 /*
- * filter.c - operations on a filter, whatever its layout: membership,
- * combining, and the estimates derived from the bits.
+ * filter.c - operations on a filter, whatever its layout: membership and
+ * the estimates derived from the bits (combining is combine.c's).
  */
 #include "internal.h"
 
@@ -33,25 +33,55 @@ static uint64_t popcount_or(const bloom_filter *a, const bloom_filter *b)
 
 void bloom_add_hash(bloom_filter *f, uint64_t hash)
 {
-    if (f->layout == BLOOM_LAYOUT_BLOCKED)
+    switch (f->layout) {
+    case BLOOM_LAYOUT_BLOCKED:
         blocked_add(f, hash);
-    else
+        break;
+    case BLOOM_LAYOUT_COUNTING:
+        counting_add(f, hash);
+        break;
+    case BLOOM_LAYOUT_SCALABLE:
+        scalable_add(f, hash);
+        break;
+    default:
         classic_add(f, hash);
+    }
+}
+
+bool bloom_add_is_noop(const bloom_filter *f, uint64_t hash)
+{
+    switch (f->layout) {
+    case BLOOM_LAYOUT_COUNTING:
+        return false;
+    case BLOOM_LAYOUT_SCALABLE:
+        return scalable_add_is_noop(f, hash);
+    }
+    return bloom_contains_hash(f, hash);
 }
 
 bool bloom_contains_hash(const bloom_filter *f, uint64_t hash)
 {
-    if (f->layout == BLOOM_LAYOUT_BLOCKED)
+    switch (f->layout) {
+    case BLOOM_LAYOUT_BLOCKED:
         return blocked_contains(f, hash);
+    case BLOOM_LAYOUT_COUNTING:
+        return counting_contains(f, hash);
+    case BLOOM_LAYOUT_SCALABLE:
+        return scalable_contains(f, hash);
+    }
     return classic_contains(f, hash);
 }
 
 void bloom_add_hashes(bloom_filter *f, const uint64_t *hashes, size_t n)
 {
-    if (f->layout == BLOOM_LAYOUT_BLOCKED)
+    if (f->layout == BLOOM_LAYOUT_BLOCKED) {
         blocked_add_many(f, hashes, n);
-    else
+    } else if (f->layout == BLOOM_LAYOUT_CLASSIC) {
         classic_add_many(f, hashes, n);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            bloom_add_hash(f, hashes[i]);
+    }
 }
 
 static void describe(const bloom_filter *f, char *buf, size_t len)
@@ -62,6 +92,10 @@ static void describe(const bloom_filter *f, char *buf, size_t len)
 
 bloom_status bloom_check_compatible(const bloom_filter *a, const bloom_filter *b, bloom_error *err)
 {
+    if (a->layout == BLOOM_LAYOUT_SCALABLE || b->layout == BLOOM_LAYOUT_SCALABLE)
+        return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT,
+                          "the estimates of two filters compare classic, blocked or counting "
+                          "filters, not scalable ones (bloom_cardinality reads one)");
     if (a->layout == b->layout && a->nhashes == b->nhashes && a->seed == b->seed &&
         a->hash_id == b->hash_id && a->version == b->version &&
         (a->nbits >= b->nbits ? sizes_divide(a->layout, a->nbits, b->nbits)
@@ -73,42 +107,24 @@ bloom_status bloom_check_compatible(const bloom_filter *a, const bloom_filter *b
     return bloom_fail(err, BLOOM_E_MISMATCH, "left has %s; right has %s", left, right);
 }
 
-/* dst op= src at the combined size: dst folded in place first if larger,
- * src folded word by word if larger. */
-static bloom_status combine_into(bloom_filter *dst, const bloom_filter *src, bool is_union,
-                                 bloom_error *err)
-{
-    bloom_status st = bloom_check_compatible(dst, src, err);
-    if (st != BLOOM_OK)
-        return st;
-    if (dst->nbits > src->nbits)
-        fold_in_place(dst, src->nbits);
-    uint64_t factor = fold_factor(src, dst->nbits);
-    for (uint64_t w = 0; w < dst->nbytes / 8; w++) {
-        uint64_t s = fold_word(src, factor, w), d = load_le64(dst->bits + 8 * w);
-        store_le64(dst->bits + 8 * w, is_union ? d | s : d & s);
-    }
-    return BLOOM_OK;
-}
-
-bloom_status bloom_union_into(bloom_filter *dst, const bloom_filter *src, bloom_error *err)
-{
-    return combine_into(dst, src, true, err);
-}
-
-bloom_status bloom_intersect_into(bloom_filter *dst, const bloom_filter *src, bloom_error *err)
-{
-    return combine_into(dst, src, false, err);
-}
-
 bool bloom_equal(const bloom_filter *a, const bloom_filter *b)
 {
-    return a->nbits == b->nbits && bloom_check_compatible(a, b, NULL) == BLOOM_OK &&
-           memcmp(a->bits, b->bits, a->nbytes) == 0;
+    /* the header sits right before the bits in every view */
+    return a->nbytes == b->nbytes &&
+           memcmp(a->bits - BLOOM_HEADER_SIZE, b->bits - BLOOM_HEADER_SIZE,
+                  BLOOM_HEADER_SIZE + a->nbytes) == 0;
 }
 
 uint64_t bloom_popcount(const bloom_filter *f)
 {
+    if (f->layout == BLOOM_LAYOUT_SCALABLE)
+        return scalable_popcount(f);
+    if (f->layout == BLOOM_LAYOUT_COUNTING) {
+        uint64_t total = 0;
+        for (uint64_t w = 0; w < presence_words(f); w++)
+            total += (uint64_t)__builtin_popcountll(counting_presence_word(f, w));
+        return total;
+    }
     return popcount_bytes(f->bits, f->nbytes);
 }
 
@@ -127,13 +143,21 @@ static double cardinality_from_popcount(uint64_t set, uint64_t nbits, unsigned n
 
 double bloom_estimate_cardinality(const bloom_filter *f)
 {
+    if (f->layout == BLOOM_LAYOUT_SCALABLE)
+        return scalable_estimate_cardinality(f);
     return cardinality_from_popcount(bloom_popcount(f), f->nbits, f->nhashes);
 }
 
 double bloom_estimate_fpr(const bloom_filter *f)
 {
-    if (f->layout == BLOOM_LAYOUT_BLOCKED)
+    switch (f->layout) {
+    case BLOOM_LAYOUT_BLOCKED:
         return blocked_estimate_fpr(f);
+    case BLOOM_LAYOUT_COUNTING:
+        return pow(bloom_fill(f), f->nhashes);
+    case BLOOM_LAYOUT_SCALABLE:
+        return scalable_estimate_fpr(f);
+    }
     return classic_estimate_fpr(f);
 }
 
@@ -152,7 +176,7 @@ bool bloom_is_saturated(const bloom_filter *f)
  * D = m (1 - e^(-k c / m)) at the larger's m.  The error grows as
  * sqrt(factor): a small filter places its members only to within a run.
  * INFINITY when either filter is saturated. */
-static double common_across_sizes(const bloom_filter *large, const bloom_filter *small)
+double estimate_common_across_sizes(const bloom_filter *large, const bloom_filter *small)
 {
     uint64_t factor = fold_factor(large, small->nbits), ones, over;
     uint64_t set = bloom_popcount(small), units = small->nbits;
@@ -184,7 +208,7 @@ bloom_status bloom_estimate_union(const bloom_filter *a, const bloom_filter *b, 
         return BLOOM_OK;
     }
     const bloom_filter *large = a->nbits > b->nbits ? a : b, *small = large == a ? b : a;
-    double common = common_across_sizes(large, small);
+    double common = estimate_common_across_sizes(large, small);
     *out = isinf(common) ? INFINITY
                          : bloom_estimate_cardinality(large) + bloom_estimate_cardinality(small) -
                                common;
@@ -208,7 +232,7 @@ bloom_status bloom_estimate_intersection(const bloom_filter *a, const bloom_filt
     } else {
         const bloom_filter *large = a->nbits > b->nbits ? a : b, *small = large == a ? b : a;
         double small_count = bloom_estimate_cardinality(small);
-        inter = common_across_sizes(large, small);
+        inter = estimate_common_across_sizes(large, small);
         if (inter > small_count)
             inter = small_count;
     }

@@ -8,8 +8,12 @@
  * takes at m / f is its position at m divided by f: OR-ing each run of f
  * adjacent bits (blocked: f adjacent blocks, bits within a block untouched)
  * gives bit for bit the filter built at m / f with the same k and seed.
- * A filter of m bits and one of m / f bits therefore combine exactly, at
- * m / f bits (docs/FORMAT.md "Folding").
+ * (Counting: each counter the saturating sum of those it covers, the
+ * counters of the same values at m / f.)  Folding is how bloom_fold
+ * shrinks a filter, and how the estimates of two filters of different
+ * sizes read them (filter.c); combining filters of different sizes keeps
+ * the larger's size instead (combine.c, stretch.c; docs/FORMAT.md
+ * "Folding").
  */
 #include "internal.h"
 
@@ -17,12 +21,14 @@
 
 /* Word w (64 bits, LE) of f folded by `factor`: classic bits
  * [64 w f, 64 (w + 1) f) of f, each run of factor bits OR-ed into one;
- * blocked word q of block j OR-ed over blocks [j f, (j + 1) f).  It reads
- * only words >= w of f, so folding word by word upwards works in place. */
+ * blocked word q of block j OR-ed over blocks [j f, (j + 1) f); counting,
+ * the folded presence of its counters (counting_fold_word folds the
+ * counters).  It reads only words >= w of f, so folding word by word
+ * upwards works in place. */
 uint64_t fold_word(const bloom_filter *f, uint64_t factor, uint64_t w)
 {
     if (factor == 1)
-        return load_le64(f->bits + 8 * w);
+        return presence_word(f, w);
     uint64_t out = 0;
     if (f->layout == BLOOM_LAYOUT_BLOCKED) {
         uint64_t block = w / 4 * factor, q = w % 4; /* 4 words per 32-byte block */
@@ -30,13 +36,13 @@ uint64_t fold_word(const bloom_filter *f, uint64_t factor, uint64_t w)
             out |= load_le64(f->bits + 32 * (block + i) + 8 * q);
         return out;
     }
-    uint64_t first = w * factor, end = first + factor, nwords = f->nbytes / 8;
+    uint64_t first = w * factor, end = first + factor, nwords = presence_words(f);
     if (end > nwords)
         end = nwords;
     bool pow2 = (factor & (factor - 1)) == 0;
     unsigned shift = pow2 ? (unsigned)__builtin_ctzll(factor) : 0;
     for (uint64_t i = first; i < end; i++) {
-        uint64_t word = load_le64(f->bits + 8 * i);
+        uint64_t word = presence_word(f, i);
         while (word) {
             /* bit p of f lands on bit p / factor, within word w */
             uint64_t p = 64 * i + (uint64_t)__builtin_ctzll(word);
@@ -63,18 +69,19 @@ void fold_preimage_ones(const bloom_filter *large, const bloom_filter *small, ui
             over += (uint64_t)__builtin_popcountll(l & s);
         }
     } else {
-        for (uint64_t w = 0; w < large->nbytes / 8; w++) {
-            uint64_t l = load_le64(large->bits + 8 * w);
+        /* classic or counting: presence bits */
+        for (uint64_t w = 0; w < presence_words(large); w++) {
+            uint64_t l = presence_word(large, w);
             total += (uint64_t)__builtin_popcountll(l);
             if (factor % 64 == 0) { /* the whole word folds onto one bit */
                 uint64_t q = 64 * w / factor;
-                if (small->bits[q / 8] >> (q % 8) & 1)
+                if (presence_word(small, q / 64) >> (q % 64) & 1)
                     over += (uint64_t)__builtin_popcountll(l);
                 continue;
             }
             while (l) {
                 uint64_t q = (64 * w + (uint64_t)__builtin_ctzll(l)) / factor;
-                over += small->bits[q / 8] >> (q % 8) & 1;
+                over += presence_word(small, q / 64) >> (q % 64) & 1;
                 l &= l - 1;
             }
         }
@@ -103,6 +110,9 @@ bool sizes_divide(int layout, uint64_t larger, uint64_t smaller)
 
 bloom_status bloom_check_fold(const bloom_filter *f, uint64_t nbits, bloom_error *err)
 {
+    if (f->layout == BLOOM_LAYOUT_SCALABLE)
+        return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT,
+                          "a scalable filter does not fold: its stages have sizes of their own");
     if (nbits == 0 || nbits > f->nbits)
         return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT,
                           "cannot fold a filter of %" PRIu64 " bits to %" PRIu64
@@ -128,19 +138,6 @@ bloom_status bloom_check_fold(const bloom_filter *f, uint64_t nbits, bloom_error
     return bloom_ok(err);
 }
 
-void fold_in_place(bloom_filter *f, uint64_t nbits)
-{
-    uint64_t factor = fold_factor(f, nbits);
-    if (factor == 1)
-        return;
-    uint64_t nbytes = (nbits + 63) / 64 * 8;
-    for (uint64_t w = 0; w < nbytes / 8; w++)
-        store_le64(f->bits + 8 * w, fold_word(f, factor, w));
-    f->nbits = nbits;
-    f->nbytes = nbytes;
-    header_set_nbits(f->bits - BLOOM_HEADER_SIZE, nbits);
-}
-
 bloom_status bloom_fold(const bloom_filter *f, uint64_t nbits, void *buf, size_t len,
                         bloom_filter *out, bloom_error *err)
 {
@@ -153,6 +150,8 @@ bloom_status bloom_fold(const bloom_filter *f, uint64_t nbits, void *buf, size_t
     if (st != BLOOM_OK)
         return st;
     for (uint64_t w = 0; w < out->nbytes / 8; w++)
-        store_le64(out->bits + 8 * w, fold_word(&src, factor, w));
+        store_le64(out->bits + 8 * w, src.layout == BLOOM_LAYOUT_COUNTING
+                                          ? counting_fold_word(&src, factor, w)
+                                          : fold_word(&src, factor, w));
     return bloom_ok(err);
 }

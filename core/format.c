@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <inttypes.h>
+#include <stdio.h>
 
 static const uint8_t filter_magic[4] = {'B', 'L', 'O', 'M'};
 
@@ -29,14 +30,18 @@ const char *bloom_layout_name(int layout)
         return "classic";
     case BLOOM_LAYOUT_BLOCKED:
         return "blocked";
+    case BLOOM_LAYOUT_COUNTING:
+        return "counting";
+    case BLOOM_LAYOUT_SCALABLE:
+        return "scalable";
     }
     return NULL;
 }
 
 int bloom_layout_from_name(const char *name, size_t len)
 {
-    static const char *const names[] = {"classic", "blocked"};
-    for (int id = 0; id < 2; id++) {
+    static const char *const names[BLOOM_NLAYOUTS] = {"classic", "blocked", "counting", "scalable"};
+    for (int id = 0; id < BLOOM_NLAYOUTS; id++) {
         const char *candidate = names[id];
         size_t i = 0;
         while (i < len && candidate[i] && tolower((unsigned char)name[i]) == candidate[i])
@@ -62,16 +67,41 @@ size_t bloom_serialized_size(uint64_t nbits)
     return (size_t)total;
 }
 
+/* Bytes after the header of a filter with one array. */
+static uint64_t array_bytes(int layout, uint64_t nbits)
+{
+    return layout == BLOOM_LAYOUT_COUNTING ? counter_bytes(nbits) : bit_array_bytes(nbits);
+}
+
+size_t bloom_layout_size(int layout, uint64_t nbits)
+{
+    if (layout == BLOOM_LAYOUT_COUNTING) {
+        if (nbits == 0 || nbits > BLOOM_MAX_COUNTERS ||
+            BLOOM_HEADER_SIZE + counter_bytes(nbits) > SIZE_MAX)
+            return 0;
+        return (size_t)(BLOOM_HEADER_SIZE + counter_bytes(nbits));
+    }
+    if (layout != BLOOM_LAYOUT_CLASSIC && layout != BLOOM_LAYOUT_BLOCKED)
+        return 0;
+    return bloom_serialized_size(nbits);
+}
+
 bloom_status bloom_check_params(int layout, uint64_t nbits, unsigned nhashes, bloom_error *err)
 {
-    if (layout != BLOOM_LAYOUT_CLASSIC && layout != BLOOM_LAYOUT_BLOCKED)
+    if (layout == BLOOM_LAYOUT_SCALABLE)
+        return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT,
+                          "a scalable filter is sized from a capacity and a rate "
+                          "(bloom_empty(capacity, fpr, seed, 'scalable')), not from nbits and nhashes");
+    if (bloom_layout_name(layout) == NULL)
         return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT, "unknown layout %d", layout);
     if (nbits == 0)
         return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT, "nbits must be at least 1");
-    if (nbits > BLOOM_MAX_NBITS)
-        return bloom_fail(err, BLOOM_E_LIMIT, "nbits %" PRIu64 " exceeds the maximum %" PRIu64,
-                          nbits, (uint64_t)BLOOM_MAX_NBITS);
-    if (bloom_serialized_size(nbits) == 0)
+    uint64_t max = layout == BLOOM_LAYOUT_COUNTING ? BLOOM_MAX_COUNTERS : BLOOM_MAX_NBITS;
+    if (nbits > max)
+        return bloom_fail(err, BLOOM_E_LIMIT, "nbits %" PRIu64 " exceeds the maximum %" PRIu64 "%s",
+                          nbits, max,
+                          layout == BLOOM_LAYOUT_COUNTING ? " of a counting filter (4-bit counters)" : "");
+    if (bloom_layout_size(layout, nbits) == 0)
         return bloom_fail(err, BLOOM_E_LIMIT, "nbits %" PRIu64 " does not fit in memory here",
                           nbits);
     if (layout == BLOOM_LAYOUT_BLOCKED) {
@@ -96,10 +126,10 @@ bloom_status bloom_init(void *buf, size_t len, int layout, uint64_t nbits, unsig
     bloom_status st = bloom_check_params(layout, nbits, nhashes, err);
     if (st != BLOOM_OK)
         return st;
-    if (len != bloom_serialized_size(nbits))
+    if (len != bloom_layout_size(layout, nbits))
         return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT,
                           "buffer of %zu bytes for a filter of %zu bytes", len,
-                          bloom_serialized_size(nbits));
+                          bloom_layout_size(layout, nbits));
     uint8_t *p = buf;
     memset(p, 0, len);
     memcpy(p + OFF_MAGIC, filter_magic, sizeof filter_magic);
@@ -158,9 +188,19 @@ bloom_status bloom_parse_header(const void *buf, size_t len, bloom_filter *out, 
                               OFF_RESERVED + i, p[OFF_RESERVED + i]);
     uint64_t nbits = load_le64(p + OFF_NBITS);
     bloom_error perr;
-    if (bloom_check_params(p[OFF_LAYOUT], nbits, p[OFF_NHASHES], &perr) != BLOOM_OK)
+    if (p[OFF_LAYOUT] == BLOOM_LAYOUT_SCALABLE) {
+        /* nbits and nhashes sum up and bound the stages (layout_scalable.c) */
+        if (bloom_check_params(BLOOM_LAYOUT_CLASSIC, nbits, p[OFF_NHASHES], &perr) != BLOOM_OK)
+            return bloom_fail(err, BLOOM_E_FORMAT, "bad header: %s", perr.message);
+        bloom_status st2 = scalable_check_header(p, len, nbits, err);
+        if (st2 != BLOOM_OK)
+            return st2;
+    } else if (bloom_check_params(p[OFF_LAYOUT], nbits, p[OFF_NHASHES], &perr) != BLOOM_OK) {
         return bloom_fail(err, BLOOM_E_FORMAT, "bad header: %s", perr.message);
-    uint64_t expected = BLOOM_HEADER_SIZE + bit_array_bytes(nbits);
+    }
+    uint64_t expected = p[OFF_LAYOUT] == BLOOM_LAYOUT_SCALABLE
+                            ? (uint64_t)len
+                            : BLOOM_HEADER_SIZE + array_bytes(p[OFF_LAYOUT], nbits);
     if ((uint64_t)len != expected)
         return bloom_fail(err, BLOOM_E_FORMAT,
                           "length %zu does not match nbits %" PRIu64 " (expected %" PRIu64
@@ -172,9 +212,25 @@ bloom_status bloom_parse_header(const void *buf, size_t len, bloom_filter *out, 
     out->nhashes = p[OFF_NHASHES];
     out->seed = load_le64(p + OFF_SEED);
     out->nbits = nbits;
-    out->nbytes = bit_array_bytes(nbits);
+    out->nbytes = (uint64_t)len - BLOOM_HEADER_SIZE;
     out->bits = (uint8_t *)p + BLOOM_HEADER_SIZE;
     return bloom_ok(err);
+}
+
+bloom_status bloom_check_padding(const uint8_t *bits, uint64_t nbytes, uint64_t used_bits,
+                                 const char *past, bloom_error *err)
+{
+    /* Bits past the used ones would make equal filters compare unequal and
+     * inflate popcounts: the format says they are zero. */
+    uint64_t first = used_bits >> 3; /* the byte holding bit used_bits */
+    for (uint64_t i = first; i < nbytes; i++) {
+        unsigned keep = i == first ? (1u << (used_bits & 7)) - 1 : 0;
+        unsigned padding = bits[i] & ~keep & 0xffu;
+        if (padding)
+            return bloom_fail(err, BLOOM_E_FORMAT, "padding bit %" PRIu64 " past %s is set",
+                              i * 8 + (uint64_t)__builtin_ctz(padding), past);
+    }
+    return BLOOM_OK;
 }
 
 bloom_status bloom_parse(const void *buf, size_t len, bloom_filter *out, bloom_error *err)
@@ -182,16 +238,15 @@ bloom_status bloom_parse(const void *buf, size_t len, bloom_filter *out, bloom_e
     bloom_status st = bloom_parse_header(buf, len, out, err);
     if (st != BLOOM_OK)
         return st;
-    /* Bits past nbits would make equal filters compare unequal and inflate
-     * popcounts: the format says they are zero. */
-    uint64_t first = out->nbits >> 3; /* the byte holding bit nbits */
-    for (uint64_t i = first; i < out->nbytes; i++) {
-        unsigned keep = i == first ? (1u << (out->nbits & 7)) - 1 : 0;
-        unsigned padding = out->bits[i] & ~keep & 0xffu;
-        if (padding)
-            return bloom_fail(err, BLOOM_E_FORMAT,
-                              "padding bit %" PRIu64 " past nbits %" PRIu64 " is set",
-                              i * 8 + (uint64_t)__builtin_ctz(padding), out->nbits);
+    char past[64];
+    if (out->layout == BLOOM_LAYOUT_SCALABLE) {
+        st = scalable_parse(buf, len, out, true, err);
+    } else if (out->layout == BLOOM_LAYOUT_COUNTING) {
+        snprintf(past, sizeof past, "the %" PRIu64 " counters", out->nbits);
+        st = bloom_check_padding(out->bits, out->nbytes, 4 * out->nbits, past, err);
+    } else {
+        snprintf(past, sizeof past, "nbits %" PRIu64, out->nbits);
+        st = bloom_check_padding(out->bits, out->nbytes, out->nbits, past, err);
     }
-    return bloom_ok(err);
+    return st != BLOOM_OK ? st : bloom_ok(err);
 }

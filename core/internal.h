@@ -47,6 +47,22 @@ static inline uint16_t load_le16(const uint8_t *p)
     return (uint16_t)(p[0] | p[1] << 8);
 }
 
+/* binary64 fields, as their IEEE-754 bits little-endian */
+static inline double load_le_double(const uint8_t *p)
+{
+    uint64_t v = load_le64(p);
+    double d;
+    memcpy(&d, &v, sizeof d);
+    return d;
+}
+
+static inline void store_le_double(uint8_t *p, double d)
+{
+    uint64_t v;
+    memcpy(&v, &d, sizeof v);
+    store_le64(p, v);
+}
+
 #if defined(__GNUC__) || defined(__clang__)
 #define BLOOM_PREFETCH_WRITE(p) __builtin_prefetch((p), 1, 1)
 #define BLOOM_PREFETCH_READ(p) __builtin_prefetch((p), 0, 3)
@@ -81,7 +97,8 @@ typedef enum bloom_bytes { BLOOM_BYTES_FILTER, BLOOM_BYTES_STATE } bloom_bytes;
 bloom_status bloom_check_ids(unsigned version, unsigned layout, unsigned hash_id,
                              bloom_bytes where, bloom_error *err);
 
-/* Layout kernels (layout_classic.c, layout_blocked.c). */
+/* Layout kernels (layout_classic.c, layout_blocked.c; counting, scalable
+ * below). */
 void classic_add(bloom_filter *f, uint64_t hash);
 bool classic_contains(const bloom_filter *f, uint64_t hash);
 void classic_add_many(bloom_filter *f, const uint64_t *hashes, size_t n);
@@ -105,6 +122,115 @@ double blocked_model_fpr(double n, double nblocks);
 
 uint64_t popcount_bytes(const uint8_t *p, uint64_t nbytes);
 
+/* Counting layout (layout_counting.c): counter i is the nibble
+ * bits[i >> 1] >> (4 * (i & 1)), the classic layout's bit i. */
+static inline unsigned counter_get(const uint8_t *counters, uint64_t i)
+{
+    return (unsigned)(counters[i >> 1] >> (4 * (i & 1))) & 15u;
+}
+
+static inline void counter_set(uint8_t *counters, uint64_t i, unsigned v)
+{
+    unsigned shift = 4 * (unsigned)(i & 1);
+    counters[i >> 1] = (uint8_t)((counters[i >> 1] & ~(15u << shift)) | (v & 15u) << shift);
+}
+
+/* The bytes of m counters: ceil(m / 16) 64-bit words. */
+static inline uint64_t counter_bytes(uint64_t m)
+{
+    return (m + 15) / 16 * 8;
+}
+
+void counting_add(bloom_filter *f, uint64_t hash);
+bool counting_contains(const bloom_filter *f, uint64_t hash);
+void counting_contains_many(const bloom_filter *f, const uint64_t *hashes, size_t n, bool *out);
+/* Which of the 64 counters [64 w, 64 w + 64) are not zero, as the bits of
+ * a word: the classic filter of the same set, word w. */
+uint64_t counting_presence_word(const bloom_filter *f, uint64_t w);
+/* Counters of a counter word (16) that are not zero. */
+uint64_t counting_nonzero_count(uint64_t word);
+/* Counter word w (16 counters) op the counters of src stretched by factor
+ * (counter i of the result is counter floor(i / factor) of src): the
+ * saturating sum (union) or the minimum (intersection). */
+uint64_t counting_sum_word(uint64_t a, uint64_t b);
+uint64_t counting_min_word(uint64_t a, uint64_t b);
+uint64_t counting_stretch_word(const bloom_filter *src, uint64_t factor, uint64_t w);
+uint64_t counting_fold_word(const bloom_filter *src, uint64_t factor, uint64_t w);
+
+/* Word w of the filter's set bits: its bit array for classic and blocked,
+ * the counters that are not zero for counting. */
+static inline uint64_t presence_word(const bloom_filter *f, uint64_t w)
+{
+    if (f->layout == BLOOM_LAYOUT_COUNTING)
+        return counting_presence_word(f, w);
+    return load_le64(f->bits + 8 * w);
+}
+
+/* Words of presence: ceil(nbits / 64). */
+static inline uint64_t presence_words(const bloom_filter *f)
+{
+    return (f->nbits + 63) / 64;
+}
+
+/* Stretching (stretch.c): word w of src stretched by factor (classic and
+ * blocked: the bits; counting: use counting_stretch_word). */
+uint64_t stretch_word(const bloom_filter *src, uint64_t factor, uint64_t w);
+
+/* ---- scalable filters (layout_scalable.c) ---- */
+
+/* One stage: a classic or blocked filter inside a scalable one (or a whole
+ * classic, blocked or counting filter read as one stage). */
+typedef struct stage {
+    bloom_filter f;  /* its layout, nhashes, seed, nbits, nbytes and bits */
+    uint64_t capacity; /* values it is sized for; 0 without growth */
+    uint64_t count;    /* values added to it; 0 without growth */
+} stage;
+
+typedef struct stack {
+    double fpr, ratio; /* the growth: target rate and tightening ratio; 0 without */
+    unsigned growth;   /* capacity factor from one stage to the next; 0 without */
+    unsigned nstages;
+    bool is_scalable;  /* read from a scalable filter (else a filter as one stage) */
+    stage stages[BLOOM_MAX_STAGES];
+} stack;
+
+/* The stages of f: a parsed scalable filter's, or f itself as one stage. */
+void stack_read(const bloom_filter *f, stack *out);
+/* Validation of a scalable filter's bytes after its header (format.c calls
+ * it with the header's fields in *out): full also checks padding bits. */
+bloom_status scalable_parse(const uint8_t *p, size_t len, bloom_filter *out, bool full,
+                            bloom_error *err);
+/* What a scalable header alone allows (bloom_parse_header). */
+bloom_status scalable_check_header(const uint8_t *p, size_t len, uint64_t nbits,
+                                   bloom_error *err);
+void scalable_add(bloom_filter *f, uint64_t hash);
+bool scalable_add_is_noop(const bloom_filter *f, uint64_t hash);
+bool scalable_contains(const bloom_filter *f, uint64_t hash);
+uint64_t scalable_popcount(const bloom_filter *f);
+double scalable_estimate_fpr(const bloom_filter *f);
+double scalable_estimate_cardinality(const bloom_filter *f);
+bloom_status scalable_empty_size(int64_t capacity, double fpr, uint64_t max_bytes, size_t *size,
+                                 bloom_error *err);
+bloom_status scalable_empty_init(void *buf, size_t len, uint64_t capacity, double fpr,
+                                 uint64_t seed, bloom_filter *out, bloom_error *err);
+/* Write a scalable filter's header, stack header and directory from a
+ * stack description (stage bits pointers ignored) into buf; the stages'
+ * arrays follow, zeroed; *out views it and st->stages[i].f.bits point at
+ * them.  Returns the size written; 0 if it does not match len. */
+size_t stack_size(const stack *st);
+void stack_write(uint8_t *buf, uint64_t seed, stack *st, bloom_filter *out);
+/* Record the counts of st's stages (a stack read from f) into f's bytes. */
+void stack_store_counts(const bloom_filter *f, const stack *st);
+/* Set the count of a scalable filter's last stage (the builder: its distinct count). */
+void scalable_set_last_count(bloom_filter *f, uint64_t count);
+
+/* The values two filters of sizes that divide have in common, estimated
+ * without folding the larger (filter.c): INFINITY when either is saturated. */
+double estimate_common_across_sizes(const bloom_filter *large, const bloom_filter *small);
+/* The exact classic size for n values at p with k probes: the least m
+ * with (1 - e^(-kn/m))^k <= p, as a double (sizing.c). */
+double classic_exact_bits(double n, double fpr, unsigned k);
+
 /* Folding (fold.c).  fold_word: word w of f folded by factor (1: the word
  * itself); it reads only words >= w, so it can fold in place. */
 uint64_t fold_word(const bloom_filter *f, uint64_t factor, uint64_t w);
@@ -114,9 +240,11 @@ void fold_preimage_ones(const bloom_filter *large, const bloom_filter *small, ui
                         uint64_t *ones_over_set);
 /* Whether `smaller` bits divide `larger` bits in the layout's unit. */
 bool sizes_divide(int layout, uint64_t larger, uint64_t smaller);
-/* Fold f to nbits (checked by the caller) in its own buffer, header
- * (at f->bits - BLOOM_HEADER_SIZE) included. */
-void fold_in_place(bloom_filter *f, uint64_t nbits);
+
+/* BLOOM_E_FORMAT if a bit of bits[0, nbytes) at or past used_bits is set,
+ * "padding bit N past <past> is set" (format.c). */
+bloom_status bloom_check_padding(const uint8_t *bits, uint64_t nbytes, uint64_t used_bits,
+                                 const char *past, bloom_error *err);
 
 /* Rewrite the nbits field of a serialized header (format.c). */
 void header_set_nbits(uint8_t *header, uint64_t nbits);

@@ -54,9 +54,12 @@ bloom_status bloom_check_host_size(uint64_t bytes, uint64_t max_bytes, bloom_err
     return bloom_ok(err);
 }
 
-/* Serialized bytes of nbits bits (bloom_serialized_size without its limits). */
-static uint64_t bytes_for(uint64_t nbits)
+/* Serialized bytes of a filter with one array of nbits bits or counters
+ * (bloom_layout_size without its limits). */
+static uint64_t bytes_for(int layout, uint64_t nbits)
 {
+    if (layout == BLOOM_LAYOUT_COUNTING)
+        return BLOOM_HEADER_SIZE + (nbits + 15) / 16 * 8;
     return BLOOM_HEADER_SIZE + (nbits + 63) / 64 * 8;
 }
 
@@ -65,6 +68,11 @@ bloom_status bloom_size_for_capacity(int layout, int64_t capacity, double fpr, u
 {
     if (bloom_layout_name(layout) == NULL)
         return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT, "unknown layout %d", layout);
+    if (layout == BLOOM_LAYOUT_SCALABLE)
+        return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT,
+                          "a scalable filter grows by stages, in the order values arrive: "
+                          "bloom_agg(value, capacity, fpr) does not build one (bloom_agg(value) "
+                          "does, or bloom_add_all on bloom_empty(capacity, fpr, seed, 'scalable'))");
     if (capacity < 1)
         return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT, "the capacity must be at least 1, got %" PRId64,
                           capacity);
@@ -76,6 +84,8 @@ bloom_status bloom_size_for_capacity(int layout, int64_t capacity, double fpr, u
      * up to the format's 2^40 bits first). */
     uint64_t max = effective_max(max_bytes);
     double lower_bits = (double)capacity * log2(1.0 / fpr);
+    if (layout == BLOOM_LAYOUT_COUNTING)
+        lower_bits *= 4; /* a counter where classic has a bit */
     if (lower_bits > 8.0 * (double)(max - BLOOM_HEADER_SIZE))
         return bloom_fail(err, BLOOM_E_LIMIT,
                           "capacity %" PRId64 " at false-positive rate %g needs at least %.0f "
@@ -84,7 +94,7 @@ bloom_status bloom_size_for_capacity(int layout, int64_t capacity, double fpr, u
     st = bloom_params_for_capacity(layout, (uint64_t)capacity, fpr, nbits, nhashes, err);
     if (st != BLOOM_OK)
         return st;
-    return bloom_check_host_size(bytes_for(*nbits), max_bytes, err);
+    return bloom_check_host_size(bytes_for(layout, *nbits), max_bytes, err);
 }
 
 bloom_status bloom_size_explicit(int layout, int64_t nbits, int64_t nhashes, uint64_t max_bytes,
@@ -98,5 +108,35 @@ bloom_status bloom_size_explicit(int layout, int64_t nbits, int64_t nhashes, uin
     bloom_status st = bloom_check_params(layout, (uint64_t)nbits, (unsigned)nhashes, err);
     if (st != BLOOM_OK)
         return st;
-    return bloom_check_host_size(bytes_for((uint64_t)nbits), max_bytes, err);
+    return bloom_check_host_size(bytes_for(layout, (uint64_t)nbits), max_bytes, err);
+}
+
+bloom_status bloom_empty_size(int layout, int64_t capacity, double fpr, uint64_t max_bytes,
+                              size_t *size, bloom_error *err)
+{
+    if (layout == BLOOM_LAYOUT_SCALABLE)
+        return scalable_empty_size(capacity, fpr, max_bytes, size, err);
+    uint64_t nbits;
+    unsigned nhashes;
+    bloom_status st = bloom_size_for_capacity(layout, capacity, fpr, max_bytes, &nbits, &nhashes, err);
+    if (st == BLOOM_OK)
+        *size = bloom_layout_size(layout, nbits);
+    return st;
+}
+
+bloom_status bloom_empty_init(void *buf, size_t len, int layout, int64_t capacity, double fpr,
+                              uint64_t seed, bloom_filter *out, bloom_error *err)
+{
+    if (capacity < 1)
+        return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT,
+                          "the capacity must be at least 1, got %" PRId64, capacity);
+    if (layout == BLOOM_LAYOUT_SCALABLE) {
+        bloom_status st = bloom_check_fpr(fpr, err);
+        return st != BLOOM_OK ? st
+                              : scalable_empty_init(buf, len, (uint64_t)capacity, fpr, seed, out, err);
+    }
+    uint64_t nbits;
+    unsigned nhashes;
+    bloom_status st = bloom_params_for_capacity(layout, (uint64_t)capacity, fpr, &nbits, &nhashes, err);
+    return st != BLOOM_OK ? st : bloom_init(buf, len, layout, nbits, nhashes, seed, out, err);
 }

@@ -8,8 +8,14 @@
 
 void bloom_contains_hashes(const bloom_filter *f, const uint64_t *hashes, size_t n, bool *out)
 {
-    if (f->layout == BLOOM_LAYOUT_BLOCKED)
+    if (f->layout == BLOOM_LAYOUT_BLOCKED) {
         blocked_contains_many(f, hashes, n, out);
-    else
+    } else if (f->layout == BLOOM_LAYOUT_CLASSIC) {
         classic_contains_many(f, hashes, n, out);
+    } else if (f->layout == BLOOM_LAYOUT_COUNTING) {
+        counting_contains_many(f, hashes, n, out);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            out[i] = bloom_contains_hash(f, hashes[i]);
+    }
 }

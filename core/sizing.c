@@ -45,6 +45,12 @@ static bloom_status too_large(uint64_t capacity, double fpr, bloom_error *err)
                       capacity, fpr, (uint64_t)BLOOM_MAX_NBITS);
 }
 
+double classic_exact_bits(double n, double fpr, unsigned k)
+{
+    double per_probe = pow(fpr, 1.0 / k); /* the fill that gives fpr */
+    return ceil(-(double)k * n / log1p(-per_probe));
+}
+
 /* The least m with (1 - e^(-kn/m))^k <= p for the given k (the usual m =
  * -n ln p / ln^2 2 when k is the optimum), then its size class. */
 static bloom_status classic_params(uint64_t capacity, double fpr, uint64_t *nbits,
@@ -52,8 +58,7 @@ static bloom_status classic_params(uint64_t capacity, double fpr, uint64_t *nbit
 {
     double n = (double)capacity;
     unsigned k = bloom_nhashes_for_fpr(BLOOM_LAYOUT_CLASSIC, fpr);
-    double per_probe = pow(fpr, 1.0 / k); /* the fill that gives fpr */
-    double m = ceil(-(double)k * n / log1p(-per_probe));
+    double m = classic_exact_bits(n, fpr, k);
     if (!(m <= (double)BLOOM_MAX_NBITS))
         return too_large(capacity, fpr, err);
     /* at least one 64-bit word: smaller sizes store the same 8 bytes */
@@ -89,11 +94,16 @@ bloom_status bloom_params_for_capacity(int layout, uint64_t capacity, double fpr
         return st;
     if (capacity == 0)
         return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT, "capacity must be at least 1");
-    if (layout == BLOOM_LAYOUT_CLASSIC)
+    /* a counting filter has a counter where the classic one has a bit */
+    if (layout == BLOOM_LAYOUT_CLASSIC || layout == BLOOM_LAYOUT_COUNTING)
         return classic_params(capacity, fpr, nbits, nhashes, err);
     if (layout == BLOOM_LAYOUT_BLOCKED) {
         *nhashes = bloom_nhashes_for_fpr(layout, fpr);
         return blocked_params(capacity, fpr, nbits, err);
     }
+    if (layout == BLOOM_LAYOUT_SCALABLE)
+        return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT,
+                          "a scalable filter has no fixed size: it grows by stages past its "
+                          "capacity (bloom_empty(capacity, fpr, seed, 'scalable'))");
     return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT, "unknown layout %d", layout);
 }

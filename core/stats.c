@@ -9,6 +9,14 @@ void bloom_get_stats(const bloom_filter *f, bloom_stats *out)
 {
     uint64_t set = 0;
     double fpr;
+    if (f->layout == BLOOM_LAYOUT_SCALABLE || f->layout == BLOOM_LAYOUT_COUNTING) {
+        /* the single functions (a pass each over the stages or counters) */
+        out->bits_set = bloom_popcount(f);
+        out->fill = (double)out->bits_set / (double)f->nbits;
+        out->est_fpr = bloom_estimate_fpr(f);
+        out->est_cardinality = bloom_estimate_cardinality(f);
+        return;
+    }
     if (f->layout == BLOOM_LAYOUT_BLOCKED) {
         /* per block, the product of its eight words' fills (as
          * blocked_estimate_fpr), the words' popcounts summed on the way */

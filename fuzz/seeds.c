@@ -30,7 +30,7 @@ static uint8_t *filter(int layout, uint64_t nbits, unsigned k, uint64_t seed, in
 {
     bloom_filter f;
     bloom_error err;
-    *size = bloom_serialized_size(nbits);
+    *size = bloom_layout_size(layout, nbits);
     uint8_t *buf = malloc(*size);
     FUZZ_CHECK(buf != NULL);
     FUZZ_CHECK(bloom_init(buf, *size, layout, nbits, k, seed, &f, &err) == BLOOM_OK);
@@ -115,8 +115,36 @@ int main(int argc, char **argv)
         {"blocked-256-empty", BLOOM_LAYOUT_BLOCKED, 256, 8, 0, 0},
         {"blocked-512", BLOOM_LAYOUT_BLOCKED, 512, 8, 0, 4},
         {"blocked-1024-seed9", BLOOM_LAYOUT_BLOCKED, 1024, 8, 9, 40},
+        {"counting-100", BLOOM_LAYOUT_COUNTING, 100, 4, 0, 12},
+        {"counting-64-saturated", BLOOM_LAYOUT_COUNTING, 64, 3, 2, 40},
     };
     size_t size;
+    /* scalable: grown to three stages, and a union of two size classes */
+    {
+        fuzz_heap heap = {0};
+        bloom_allocator alloc = fuzz_allocator(&heap);
+        bloom_error err;
+        bloom_filter f, g, u;
+        size_t len;
+        FUZZ_CHECK(bloom_empty_size(BLOOM_LAYOUT_SCALABLE, 2, 0.01, 0, &len, &err) == BLOOM_OK);
+        void *buf = fuzz_alloc(&heap, len);
+        FUZZ_CHECK(bloom_empty_init(buf, len, BLOOM_LAYOUT_SCALABLE, 2, 0.01, 0, &f, &err) == BLOOM_OK);
+        for (int i = 1; i <= 10; i++) {
+            uint64_t h = bloom_hash_int64(i, 0);
+            FUZZ_CHECK(bloom_insert(&alloc, 0, &buf, &len, &f, &h, 1, &err) == BLOOM_OK);
+        }
+        put("filter_parse", "scalable-3-stages", buf, len);
+        size_t sa, sb, su;
+        uint8_t *a = filter(BLOOM_LAYOUT_CLASSIC, 64, 3, 0, 2, &sa);
+        uint8_t *b = filter(BLOOM_LAYOUT_CLASSIC, 256, 3, 0, 20, &sb);
+        FUZZ_CHECK(bloom_parse(a, sa, &g, &err) == BLOOM_OK && bloom_parse(b, sb, &u, &err) == BLOOM_OK);
+        FUZZ_CHECK(bloom_combine_size(&g, &u, BLOOM_OP_UNION, &su, NULL, &err) == BLOOM_OK);
+        uint8_t *c = malloc(su);
+        FUZZ_CHECK(c != NULL && bloom_combine(&g, &u, BLOOM_OP_UNION, 0, c, su, &u, &err) == BLOOM_OK);
+        put("filter_parse", "scalable-union-64-256", c, su);
+        fuzz_release(&heap, buf);
+        free(a), free(b), free(c);
+    }
     for (size_t i = 0; i < sizeof filters / sizeof filters[0]; i++) {
         uint8_t *f = filter(filters[i].layout, filters[i].nbits, filters[i].k, filters[i].seed,
                             filters[i].values, &size);
@@ -173,6 +201,20 @@ int main(int argc, char **argv)
     sql("stmt13-to-parquet", 13, blocked, blocked_size, "", 0);
     sql("stmt14-ref", 14, small, size, "x", 1);
     sql("stmt15-agg", 15, "\x01\x02", 2, "value", 5);
+    size_t counting_size, scalable_size;
+    uint8_t *counting = filter(BLOOM_LAYOUT_COUNTING, 128, 3, 0, 3, &counting_size);
+    sql("stmt16-counting", 16, counting, counting_size, "\x01", 1);
+    {
+        bloom_filter f;
+        bloom_error err;
+        FUZZ_CHECK(bloom_empty_size(BLOOM_LAYOUT_SCALABLE, 2, 0.05, 0, &scalable_size, &err) == BLOOM_OK);
+        uint8_t *scal = malloc(scalable_size);
+        FUZZ_CHECK(scal != NULL && bloom_empty_init(scal, scalable_size, BLOOM_LAYOUT_SCALABLE, 2, 0.05,
+                                                    0, &f, &err) == BLOOM_OK);
+        sql("stmt17-scalable", 17, scal, scalable_size, "", 0);
+        free(scal);
+    }
+    free(counting);
     free(small);
     free(blocked);
     return 0;

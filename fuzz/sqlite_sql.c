@@ -35,6 +35,8 @@ static const char *const statements[] = {
     "SELECT bloom_to_parquet(?1)",
     "SELECT bloom_contains(bloom_ref(?1), ?2)",
     "SELECT bloom_agg(v) FROM (SELECT ?1 AS v UNION ALL SELECT CAST(?2 AS TEXT))",
+    "SELECT bloom_remove(?1, ?2) UNION ALL SELECT bloom_to_classic(?1)",
+    "SELECT bloom_add_all(?1, '[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17]')",
 };
 enum { NSTATEMENTS = sizeof statements / sizeof statements[0], PARQUET_OUT = 13 };
 

@@ -20,8 +20,9 @@
  */
 #include "bloomfilter.h"
 
-#include "utils/expandeddatum.h"
 #include "miscadmin.h"
+#include "nodes/primnodes.h"
+#include "utils/expandeddatum.h"
 
 PG_FUNCTION_INFO_V1(bloom_agg_trans);
 PG_FUNCTION_INFO_V1(bloom_agg_combine);
@@ -249,39 +250,64 @@ bloom_agg_fixed_trans(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(state);
 }
 
-/* Combine the filter argument into the state with op (union or intersect). */
+/*
+ * Combine the filter argument into the state with op: in place when the
+ * result keeps the state's shape (members of one size class), else a new
+ * value (a union of size classes keeps each, an intersection is at the
+ * larger size), which nodeAgg copies into its context in the state's place.
+ */
 static Datum
-combine_into_state(FunctionCallInfo fcinfo,
-				   bloom_status (*op) (bloom_filter *, const bloom_filter *, bloom_error *),
-				   const char *what)
+combine_into_state(FunctionCallInfo fcinfo, bloom_op op, unsigned flags, const char *what)
 {
 	BloomCallCache *cache = bloom_call_cache(fcinfo);
 	bloom_filter dst,
 				src;
 	struct varlena *state = writable_state(fcinfo, AggCheckCallContext(fcinfo, NULL) != 0, &dst);
+	struct varlena *result = state;
 	bloom_error err;
+	size_t		size;
+	bool		in_place;
 
 	bloom_read_arg(fcinfo, 1, &cache->args[1], &src);
-	if (op(&dst, &src, &err) != BLOOM_OK)
-		bloom_raise(&err, BLOOM_SOURCE_STORED, what);
-	/* a smaller filter folded the state in place: it ends earlier now */
-	SET_VARSIZE(state, VARHDRSZ + bloom_serialized_size(dst.nbits));
-	PG_RETURN_POINTER(state);
+	if (bloom_combine_size(&dst, &src, op, &size, &in_place, &err) != BLOOM_OK)
+		bloom_raise_combine(&err, what);
+	if (!in_place)
+	{
+		bloom_check(bloom_check_host_size(size, BLOOM_PG_MAX_FILTER_BYTES, &err), &err, NULL);
+		result = palloc(VARHDRSZ + size);
+	}
+	if (bloom_combine(&dst, &src, op, flags, VARDATA(result), size, &dst, &err) != BLOOM_OK)
+		bloom_raise_combine(&err, what);
+	SET_VARSIZE(result, VARHDRSZ + size);
+	PG_RETURN_POINTER(result);
 }
 
 /*
  * bloom_union_agg_trans(state bloom, value bloom) -> bloom (strict); also
  * the combine function of bloom_union_agg and of the fixed-size bloom_agg.
+ * A union that saturates where neither side was is refused for
+ * bloom_union_agg (a rollup with no good result says so), not for the
+ * partial states of bloom_agg(x, capacity, fpr), whose serial plan adds the
+ * same values to one filter without a word: a parallel plan must not fail
+ * where the serial one does not.  The aggregate tells which it is: one
+ * argument, or three.
  */
 Datum
 bloom_union_agg_trans(PG_FUNCTION_ARGS)
 {
-	return combine_into_state(fcinfo, bloom_union_into, "union");
+	Aggref	   *ref = AggGetAggref(fcinfo);
+	unsigned	flags = ref != NULL && list_length(ref->args) == 1 ? BLOOM_REFUSE_SATURATED : 0;
+
+	return combine_into_state(fcinfo, BLOOM_OP_UNION, flags, "union");
 }
 
-/* bloom_intersect_agg_trans(state bloom, value bloom) -> bloom (strict) */
+/*
+ * bloom_intersect_agg_trans(state bloom, value bloom) -> bloom (strict): an
+ * intersection saturated where neither side was (unions of size classes
+ * near saturation, core/combine.c) is refused, as bloom_intersect's.
+ */
 Datum
 bloom_intersect_agg_trans(PG_FUNCTION_ARGS)
 {
-	return combine_into_state(fcinfo, bloom_intersect_into, "intersect");
+	return combine_into_state(fcinfo, BLOOM_OP_INTERSECT, BLOOM_REFUSE_SATURATED, "intersect");
 }

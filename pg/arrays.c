@@ -76,7 +76,9 @@ bloom_add_all(PG_FUNCTION_ARGS)
 	bloom_filter f;
 	Datum		value;
 	bool		isnull;
-	uint64		n = 0;
+	uint64		n = 0,
+				batch[256];
+	size_t		nbatch = 0;
 
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
@@ -84,15 +86,22 @@ bloom_add_all(PG_FUNCTION_ARGS)
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	result = bloom_copy_arg(fcinfo, 0, &f);
 	it = array_elements(fcinfo, 1, &cache);
+	/* in order, a batch at a time: a scalable filter may grow a stage (a
+	 * new value), and a large filter prefetches a batch's lines */
 	while (array_iterate(it, &value, &isnull))
 	{
 		if ((++n & 1023) == 0)
 			CHECK_FOR_INTERRUPTS();
 		if (!isnull)
-			bloom_add_hash(&f, bloom_hash_value(&cache->hasher, value, f.seed));
+			batch[nbatch++] = bloom_hash_value(&cache->hasher, value, f.seed);
+		if (nbatch == lengthof(batch))
+		{
+			result = bloom_pg_insert(result, &f, batch, nbatch);
+			nbatch = 0;
+		}
 	}
 	array_free_iterator(it);
-	PG_RETURN_POINTER(result);
+	PG_RETURN_POINTER(bloom_pg_insert(result, &f, batch, nbatch));
 }
 
 /*

@@ -43,6 +43,22 @@ COMMENT ON FUNCTION bloom_agg_fixed_trans(bloom, anyelement, bigint, float8) IS
     'internal: transition function of bloom_agg(anyelement, capacity, fpr)';
 
 -- ---------------------------------------------------------------------------
+-- Counting and scalable filters (docs/FORMAT.md: layouts 2 and 3, which
+-- bloom_empty and bloomfilter.default_layout name): removing a value from a
+-- counting filter, and the classic filter of a counting filter's set.
+-- bloom_remove has an overload per type below, as every value-taking
+-- function.
+-- ---------------------------------------------------------------------------
+
+CREATE FUNCTION bloom_remove(filter bloom, value anyelement) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, anyelement) IS 'the counting filter with value removed; a NULL value removes nothing';
+CREATE FUNCTION bloom_to_classic(filter bloom) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'pg_bloom_to_classic' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_to_classic(bloom) IS
+    'the classic filter of a counting filter''s set: same nbits, nhashes and seed, a bit where a counter is not zero';
+
+-- ---------------------------------------------------------------------------
 -- Overloads of every value-taking function, operator and aggregate for every
 -- type of tools/overloads.py's list (docs/POSTGRESQL.md, "Types with their
 -- own overloads"):
@@ -78,6 +94,9 @@ COMMENT ON OPERATOR <@(bool, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value bool, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(bool, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value bool) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, bool) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals bool[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, bool[]) IS
@@ -126,6 +145,9 @@ COMMENT ON OPERATOR <@(int2, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value int2, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(int2, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value int2) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, int2) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals int2[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, int2[]) IS
@@ -160,6 +182,9 @@ COMMENT ON OPERATOR <@(int4, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value int4, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(int4, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value int4) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, int4) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals int4[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, int4[]) IS
@@ -194,6 +219,9 @@ COMMENT ON OPERATOR <@(int8, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value int8, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(int8, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value int8) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, int8) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals int8[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, int8[]) IS
@@ -228,6 +256,9 @@ COMMENT ON OPERATOR <@(oid, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value oid, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(oid, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value oid) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, oid) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals oid[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, oid[]) IS
@@ -276,6 +307,9 @@ COMMENT ON OPERATOR <@(float4, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value float4, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(float4, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value float4) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, float4) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals float4[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, float4[]) IS
@@ -310,6 +344,9 @@ COMMENT ON OPERATOR <@(float8, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value float8, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(float8, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value float8) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, float8) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals float8[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, float8[]) IS
@@ -344,6 +381,9 @@ COMMENT ON OPERATOR <@(numeric, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value numeric, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(numeric, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value numeric) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, numeric) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals numeric[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, numeric[]) IS
@@ -360,6 +400,9 @@ COMMENT ON FUNCTION bloom_agg_trans(bloom_builder, numeric) IS 'internal: transi
 COMMENT ON FUNCTION bloom_agg_fixed_trans(bloom, numeric, bigint, float8) IS
     'internal: transition function of bloom_agg(numeric, capacity, fpr)';
 -- text
+CREATE FUNCTION bloom_remove(filter bloom, value text) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, text) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals text[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, text[]) IS
@@ -394,6 +437,9 @@ COMMENT ON OPERATOR <@(varchar, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value varchar, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(varchar, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value varchar) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, varchar) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals varchar[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, varchar[]) IS
@@ -442,6 +488,9 @@ COMMENT ON OPERATOR <@(bpchar, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value bpchar, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(bpchar, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value bpchar) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, bpchar) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals bpchar[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, bpchar[]) IS
@@ -490,6 +539,9 @@ COMMENT ON OPERATOR <@(name, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value name, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(name, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value name) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, name) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals name[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, name[]) IS
@@ -538,6 +590,9 @@ COMMENT ON OPERATOR <@("char", bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value "char", seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash("char", bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value "char") RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, "char") IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals "char"[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, "char"[]) IS
@@ -586,6 +641,9 @@ COMMENT ON OPERATOR <@(bytea, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value bytea, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(bytea, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value bytea) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, bytea) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals bytea[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, bytea[]) IS
@@ -620,6 +678,9 @@ COMMENT ON OPERATOR <@(uuid, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value uuid, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(uuid, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value uuid) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, uuid) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals uuid[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, uuid[]) IS
@@ -654,6 +715,9 @@ COMMENT ON OPERATOR <@(date, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value date, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(date, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value date) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, date) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals date[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, date[]) IS
@@ -688,6 +752,9 @@ COMMENT ON OPERATOR <@(time, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value time, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(time, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value time) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, time) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals time[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, time[]) IS
@@ -736,6 +803,9 @@ COMMENT ON OPERATOR <@(timetz, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value timetz, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(timetz, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value timetz) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, timetz) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals timetz[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, timetz[]) IS
@@ -784,6 +854,9 @@ COMMENT ON OPERATOR <@(timestamp, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value timestamp, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(timestamp, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value timestamp) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, timestamp) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals timestamp[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, timestamp[]) IS
@@ -818,6 +891,9 @@ COMMENT ON OPERATOR <@(timestamptz, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value timestamptz, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(timestamptz, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value timestamptz) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, timestamptz) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals timestamptz[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, timestamptz[]) IS
@@ -852,6 +928,9 @@ COMMENT ON OPERATOR <@(interval, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value interval, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(interval, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value interval) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, interval) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals interval[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, interval[]) IS
@@ -900,6 +979,9 @@ COMMENT ON OPERATOR <@(inet, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value inet, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(inet, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value inet) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, inet) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals inet[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, inet[]) IS
@@ -948,6 +1030,9 @@ COMMENT ON OPERATOR <@(cidr, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value cidr, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(cidr, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value cidr) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, cidr) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals cidr[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, cidr[]) IS
@@ -996,6 +1081,9 @@ COMMENT ON OPERATOR <@(macaddr, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value macaddr, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(macaddr, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value macaddr) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, macaddr) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals macaddr[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, macaddr[]) IS
@@ -1044,6 +1132,9 @@ COMMENT ON OPERATOR <@(macaddr8, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value macaddr8, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(macaddr8, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value macaddr8) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, macaddr8) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals macaddr8[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, macaddr8[]) IS
@@ -1092,6 +1183,9 @@ COMMENT ON OPERATOR <@(jsonb, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value jsonb, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(jsonb, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value jsonb) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, jsonb) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals jsonb[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, jsonb[]) IS
@@ -1140,6 +1234,9 @@ COMMENT ON OPERATOR <@(pg_lsn, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value pg_lsn, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(pg_lsn, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value pg_lsn) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, pg_lsn) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals pg_lsn[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, pg_lsn[]) IS
@@ -1188,6 +1285,9 @@ COMMENT ON OPERATOR <@(xid, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value xid, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(xid, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value xid) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, xid) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals xid[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, xid[]) IS
@@ -1236,6 +1336,9 @@ COMMENT ON OPERATOR <@(xid8, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value xid8, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(xid8, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value xid8) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, xid8) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals xid8[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, xid8[]) IS
@@ -1284,6 +1387,9 @@ COMMENT ON OPERATOR <@(cid, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value cid, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(cid, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value cid) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, cid) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals cid[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, cid[]) IS
@@ -1332,6 +1438,9 @@ COMMENT ON OPERATOR <@(tid, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value tid, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(tid, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value tid) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, tid) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals tid[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, tid[]) IS
@@ -1380,6 +1489,9 @@ COMMENT ON OPERATOR <@(oidvector, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value oidvector, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(oidvector, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value oidvector) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, oidvector) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals oidvector[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, oidvector[]) IS
@@ -1428,6 +1540,9 @@ COMMENT ON OPERATOR <@(regproc, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value regproc, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(regproc, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value regproc) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, regproc) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals regproc[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, regproc[]) IS
@@ -1476,6 +1591,9 @@ COMMENT ON OPERATOR <@(regprocedure, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value regprocedure, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(regprocedure, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value regprocedure) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, regprocedure) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals regprocedure[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, regprocedure[]) IS
@@ -1524,6 +1642,9 @@ COMMENT ON OPERATOR <@(regoper, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value regoper, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(regoper, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value regoper) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, regoper) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals regoper[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, regoper[]) IS
@@ -1572,6 +1693,9 @@ COMMENT ON OPERATOR <@(regoperator, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value regoperator, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(regoperator, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value regoperator) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, regoperator) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals regoperator[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, regoperator[]) IS
@@ -1620,6 +1744,9 @@ COMMENT ON OPERATOR <@(regclass, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value regclass, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(regclass, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value regclass) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, regclass) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals regclass[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, regclass[]) IS
@@ -1668,6 +1795,9 @@ COMMENT ON OPERATOR <@(regtype, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value regtype, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(regtype, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value regtype) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, regtype) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals regtype[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, regtype[]) IS
@@ -1716,6 +1846,9 @@ COMMENT ON OPERATOR <@(regrole, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value regrole, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(regrole, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value regrole) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, regrole) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals regrole[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, regrole[]) IS
@@ -1764,6 +1897,9 @@ COMMENT ON OPERATOR <@(regnamespace, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value regnamespace, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(regnamespace, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value regnamespace) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, regnamespace) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals regnamespace[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, regnamespace[]) IS
@@ -1812,6 +1948,9 @@ COMMENT ON OPERATOR <@(regconfig, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value regconfig, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(regconfig, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value regconfig) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, regconfig) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals regconfig[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, regconfig[]) IS
@@ -1860,6 +1999,9 @@ COMMENT ON OPERATOR <@(regdictionary, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value regdictionary, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(regdictionary, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value regdictionary) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, regdictionary) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals regdictionary[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, regdictionary[]) IS
@@ -1908,6 +2050,9 @@ COMMENT ON OPERATOR <@(regcollation, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value regcollation, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(regcollation, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value regcollation) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, regcollation) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals regcollation[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, regcollation[]) IS
@@ -1956,6 +2101,9 @@ COMMENT ON OPERATOR <@(int4range, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value int4range, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(int4range, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value int4range) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, int4range) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals int4range[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, int4range[]) IS
@@ -2004,6 +2152,9 @@ COMMENT ON OPERATOR <@(int8range, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value int8range, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(int8range, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value int8range) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, int8range) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals int8range[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, int8range[]) IS
@@ -2052,6 +2203,9 @@ COMMENT ON OPERATOR <@(numrange, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value numrange, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(numrange, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value numrange) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, numrange) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals numrange[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, numrange[]) IS
@@ -2100,6 +2254,9 @@ COMMENT ON OPERATOR <@(daterange, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value daterange, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(daterange, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value daterange) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, daterange) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals daterange[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, daterange[]) IS
@@ -2148,6 +2305,9 @@ COMMENT ON OPERATOR <@(tsrange, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value tsrange, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(tsrange, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value tsrange) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, tsrange) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals tsrange[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, tsrange[]) IS
@@ -2196,6 +2356,9 @@ COMMENT ON OPERATOR <@(tstzrange, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value tstzrange, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(tstzrange, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value tstzrange) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, tstzrange) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals tstzrange[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, tstzrange[]) IS
@@ -2244,6 +2407,9 @@ COMMENT ON OPERATOR <@(int4multirange, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value int4multirange, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(int4multirange, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value int4multirange) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, int4multirange) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals int4multirange[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, int4multirange[]) IS
@@ -2292,6 +2458,9 @@ COMMENT ON OPERATOR <@(int8multirange, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value int8multirange, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(int8multirange, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value int8multirange) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, int8multirange) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals int8multirange[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, int8multirange[]) IS
@@ -2340,6 +2509,9 @@ COMMENT ON OPERATOR <@(nummultirange, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value nummultirange, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(nummultirange, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value nummultirange) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, nummultirange) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals nummultirange[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, nummultirange[]) IS
@@ -2388,6 +2560,9 @@ COMMENT ON OPERATOR <@(datemultirange, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value datemultirange, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(datemultirange, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value datemultirange) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, datemultirange) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals datemultirange[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, datemultirange[]) IS
@@ -2436,6 +2611,9 @@ COMMENT ON OPERATOR <@(tsmultirange, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value tsmultirange, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(tsmultirange, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value tsmultirange) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, tsmultirange) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals tsmultirange[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, tsmultirange[]) IS
@@ -2484,6 +2662,9 @@ COMMENT ON OPERATOR <@(tstzmultirange, bloom) IS 'value may be in filter';
 CREATE FUNCTION bloom_hash(value tstzmultirange, seed bigint DEFAULT 0) RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_hash(tstzmultirange, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';
+CREATE FUNCTION bloom_remove(filter bloom, value tstzmultirange) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_remove(bloom, tstzmultirange) IS 'the counting filter with value removed; a NULL value removes nothing';
 CREATE FUNCTION bloom_add_all(filter bloom, vals tstzmultirange[]) RETURNS bloom
     AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add_all(bloom, tstzmultirange[]) IS

@@ -78,6 +78,13 @@ typedef enum BloomSource
 pg_noreturn extern void bloom_raise(const bloom_error *err, BloomSource source,
 									const char *what);
 
+/*
+ * Raise the error of a union or intersection ("union", "intersect"): a
+ * mismatch of parameters as bloom_raise does, an operation the layouts do
+ * not have as "cannot <what> these bloom filters".
+ */
+pg_noreturn extern void bloom_raise_combine(const bloom_error *err, const char *what);
+
 /* A core message as an errdetail sentence (capitalized, final period). */
 extern char *bloom_sentence(const char *message);
 
@@ -86,6 +93,15 @@ extern void bloom_check_payload_size(uint64 size, const char *what);
 
 /* The allocator the core's builder uses: palloc in ctx, huge allowed. */
 extern void bloom_pg_allocator(bloom_allocator *alloc, MemoryContext ctx);
+
+/*
+ * bloom_add of n hashes to the writable filter value (a palloc'd varlena, f
+ * viewing its payload): a scalable filter that grows a stage moves to a new
+ * varlena in CurrentMemoryContext and value is freed.  Returns the value
+ * holding the result, its length set.
+ */
+extern struct varlena *bloom_pg_insert(struct varlena *value, bloom_filter *f,
+									   const uint64 *hashes, size_t n);
 
 /* ---- text and binary forms shared by bloom and bloom_builder (type.c) ---- */
 extern bytea *bloom_hex_decode(const char *str, const char *type_name);

@@ -77,10 +77,30 @@ bloom_raise(const bloom_error *err, BloomSource source, const char *what)
 					 errmsg("out of memory"),
 					 errdetail("%s", detail)));
 			break;
+		case BLOOM_E_SATURATED:
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("bloom filter %s is saturated",
+							 what == NULL || strcmp(what, "union") == 0 ? "union" : "intersection"),
+					 errdetail("%s", detail),
+					 errhint("%s", bloom_status_hint(BLOOM_E_SATURATED))));
+			break;
 		case BLOOM_OK:
 			break;
 	}
 	elog(ERROR, "unexpected bloom status %d", (int) err->status);
+}
+
+void
+bloom_raise_combine(const bloom_error *err, const char *what)
+{
+	/* what two filters of these layouts cannot do, whatever their sizes */
+	if (err->status == BLOOM_E_INVALID_ARGUMENT)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot %s these bloom filters", what),
+				 errdetail("%s", bloom_sentence(err->message))));
+	bloom_raise(err, BLOOM_SOURCE_STORED, what);
 }
 
 void
@@ -115,4 +135,40 @@ bloom_pg_allocator(bloom_allocator *alloc, MemoryContext ctx)
 	alloc->alloc = pg_alloc;
 	alloc->release = pg_release;
 	alloc->ctx = ctx;
+}
+
+/*
+ * The allocator of a filter that may move (a scalable filter growing a
+ * stage): every buffer the core gets is the payload of a varlena, so the
+ * buffer it ends with is a value once its length is set.
+ */
+static void *
+varlena_alloc(void *ctx, size_t size)
+{
+	char	   *p = MemoryContextAllocExtended((MemoryContext) ctx, VARHDRSZ + size,
+											   MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
+
+	return p ? p + VARHDRSZ : NULL;
+}
+
+static void
+varlena_release(void *ctx, void *ptr)
+{
+	(void) ctx;
+	pfree((char *) ptr - VARHDRSZ);
+}
+
+struct varlena *
+bloom_pg_insert(struct varlena *value, bloom_filter *f, const uint64 *hashes, size_t n)
+{
+	bloom_allocator alloc = {varlena_alloc, varlena_release, CurrentMemoryContext};
+	void	   *buf = VARDATA(value);
+	size_t		len = VARSIZE(value) - VARHDRSZ;
+	bloom_error err;
+
+	if (bloom_insert(&alloc, BLOOM_PG_MAX_FILTER_BYTES, &buf, &len, f, hashes, n, &err) != BLOOM_OK)
+		bloom_raise(&err, BLOOM_SOURCE_STORED, NULL);
+	value = (struct varlena *) ((char *) buf - VARHDRSZ);
+	SET_VARSIZE(value, VARHDRSZ + len);
+	return value;
 }

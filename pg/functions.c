@@ -4,6 +4,7 @@
  *
  *   bloom_empty(capacity, fpr, seed, layout)   bloom_empty_mk(nbits, nhashes, seed, layout)
  *   bloom_add(f, value)         bloom_contains(f, value)  (and @>, <@)
+ *   bloom_remove(f, value)      bloom_to_classic(f)
  *   bloom_union(a, b) (|)       bloom_intersect(a, b) (&)   bloom_fold(f, nbits)
  *   bloom_cardinality(f)        bloom_intersect_cardinality(a, b)   bloom_jaccard(a, b)
  *   bloom_fpr(f)                bloom_info(f)               bloom_version()
@@ -21,6 +22,8 @@ PG_FUNCTION_INFO_V1(bloom_empty);
 PG_FUNCTION_INFO_V1(bloom_empty_float);
 PG_FUNCTION_INFO_V1(bloom_empty_mk);
 PG_FUNCTION_INFO_V1(bloom_add);
+PG_FUNCTION_INFO_V1(bloom_remove);
+PG_FUNCTION_INFO_V1(pg_bloom_to_classic);
 PG_FUNCTION_INFO_V1(bloom_contains);
 PG_FUNCTION_INFO_V1(bloom_contained_in);
 PG_FUNCTION_INFO_V1(bloom_union);
@@ -35,6 +38,8 @@ PG_FUNCTION_INFO_V1(bloom_version);
 PG_FUNCTION_INFO_V1(pg_bloom_from_parquet);
 PG_FUNCTION_INFO_V1(pg_bloom_to_parquet);
 
+static void read_one(FunctionCallInfo fcinfo, bloom_filter *f);
+
 /* ---- constructors ---- */
 
 static Datum
@@ -43,14 +48,19 @@ empty_for_capacity(FunctionCallInfo fcinfo, int64 capacity)
 	double		fpr = PG_GETARG_FLOAT8(1);
 	uint64		seed = (uint64) PG_GETARG_INT64(2);
 	int			layout = bloom_layout_arg(PG_GETARG_TEXT_PP(3));
-	uint64		nbits;
-	unsigned	nhashes;
+	size_t		size;
 	bloom_error err;
 	bloom_filter f;
+	struct varlena *result;
 
-	bloom_check(bloom_size_for_capacity(layout, capacity, fpr, BLOOM_PG_MAX_FILTER_BYTES, &nbits,
-										&nhashes, &err), &err, NULL);
-	PG_RETURN_POINTER(bloom_make(layout, nbits, nhashes, seed, &f));
+	bloom_check(bloom_empty_size(layout, capacity, fpr, BLOOM_PG_MAX_FILTER_BYTES, &size, &err),
+				&err, NULL);
+	result = palloc(VARHDRSZ + size);
+	bloom_advise_huge_pages(result, VARHDRSZ + size);	/* fewer faults filling it */
+	SET_VARSIZE(result, VARHDRSZ + size);
+	bloom_check(bloom_empty_init(VARDATA(result), size, layout, capacity, fpr, seed, &f, &err),
+				&err, NULL);
+	PG_RETURN_POINTER(result);
 }
 
 /* bloom_empty(capacity bigint, fpr float8, seed bigint, layout text) */
@@ -100,6 +110,7 @@ bloom_add(PG_FUNCTION_ARGS)
 	BloomCallCache *cache;
 	struct varlena *result;
 	bloom_filter f;
+	uint64		hash;
 
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
@@ -107,8 +118,66 @@ bloom_add(PG_FUNCTION_ARGS)
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	cache = bloom_call_cache(fcinfo);
 	result = bloom_copy_arg(fcinfo, 0, &f);
-	bloom_add_hash(&f, bloom_hash_value(bloom_call_hasher(fcinfo, cache, 1),
-										PG_GETARG_DATUM(1), f.seed));
+	hash = bloom_hash_value(bloom_call_hasher(fcinfo, cache, 1), PG_GETARG_DATUM(1), f.seed);
+	/* a scalable filter may grow a stage: a new value */
+	PG_RETURN_POINTER(bloom_pg_insert(result, &f, &hash, 1));
+}
+
+/*
+ * bloom_remove(f bloom, value anyelement): not strict; a NULL value removes
+ * nothing.  Only a counting filter removes, and only a value it may hold.
+ */
+Datum
+bloom_remove(PG_FUNCTION_ARGS)
+{
+	BloomCallCache *cache;
+	struct varlena *result;
+	bloom_filter f;
+	bloom_error err;
+	uint64		hash;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	result = bloom_copy_arg(fcinfo, 0, &f);
+	/* the layout first: a NULL value does not make a wrong call right */
+	if (bloom_check_removable(&f, &err) != BLOOM_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot remove a value from a %s bloom filter", bloom_layout_name(f.layout)),
+				 errdetail("%s", bloom_sentence(err.message)),
+				 errhint("Build the filter with layout 'counting': bloom_empty(capacity, fpr, seed, 'counting'), or SET bloomfilter.default_layout = 'counting' for bloom_agg.")));
+	if (PG_ARGISNULL(1))
+		PG_RETURN_POINTER(result);
+	cache = bloom_call_cache(fcinfo);
+	hash = bloom_hash_value(bloom_call_hasher(fcinfo, cache, 1), PG_GETARG_DATUM(1), f.seed);
+	if (bloom_remove_hash(&f, hash, &err) != BLOOM_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot remove a value the bloom filter does not hold"),
+				 errdetail("%s", bloom_sentence(err.message))));
+	PG_RETURN_POINTER(result);
+}
+
+/* bloom_to_classic(f bloom) -> bloom: the classic filter of a counting filter's set */
+Datum
+pg_bloom_to_classic(PG_FUNCTION_ARGS)
+{
+	bloom_filter f,
+				out;
+	bloom_error err;
+	size_t		size;
+	struct varlena *result;
+
+	read_one(fcinfo, &f);
+	if (bloom_to_classic_size(&f, &size, &err) != BLOOM_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("a %s bloom filter has no classic form", bloom_layout_name(f.layout)),
+				 errdetail("%s", bloom_sentence(err.message))));
+	result = palloc(VARHDRSZ + size);
+	SET_VARSIZE(result, VARHDRSZ + size);
+	if (bloom_to_classic(&f, VARDATA(result), size, &out, &err) != BLOOM_OK)
+		bloom_raise(&err, BLOOM_SOURCE_STORED, NULL);
 	PG_RETURN_POINTER(result);
 }
 
@@ -167,13 +236,12 @@ read_two(FunctionCallInfo fcinfo, bloom_filter *a, bloom_filter *b)
 /* ---- combining ---- */
 
 /*
- * a op b as a new value of the combined size: a folded (or copied) into
- * it, then b op-ed in, folded on the fly when larger.
+ * a op b as a new value (core/combine.c): a union of size classes keeps
+ * each, an intersection is at the larger size; a result that saturates
+ * where neither side was is an error that says what to do.
  */
 static struct varlena *
-combine(FunctionCallInfo fcinfo,
-		bloom_status (*op) (bloom_filter *, const bloom_filter *, bloom_error *),
-		const char *what)
+combine(FunctionCallInfo fcinfo, bloom_op op, const char *what)
 {
 	BloomCallCache *cache = bloom_call_cache(fcinfo);
 	bloom_filter a,
@@ -185,27 +253,26 @@ combine(FunctionCallInfo fcinfo,
 
 	bloom_read_arg(fcinfo, 0, &cache->args[0], &a);
 	bloom_read_arg(fcinfo, 1, &cache->args[1], &b);
-	if (bloom_check_compatible(&a, &b, &err) != BLOOM_OK)
-		bloom_raise(&err, BLOOM_SOURCE_STORED, what);
-	size = bloom_serialized_size(bloom_combined_nbits(&a, &b));
+	if (bloom_combine_size(&a, &b, op, &size, NULL, &err) != BLOOM_OK)
+		bloom_raise_combine(&err, what);
+	bloom_check(bloom_check_host_size(size, BLOOM_PG_MAX_FILTER_BYTES, &err), &err, NULL);
 	result = palloc(VARHDRSZ + size);
 	SET_VARSIZE(result, VARHDRSZ + size);
-	if (bloom_fold(&a, bloom_combined_nbits(&a, &b), VARDATA(result), size, &out, &err) != BLOOM_OK ||
-		op(&out, &b, &err) != BLOOM_OK)
-		bloom_raise(&err, BLOOM_SOURCE_STORED, what);
+	if (bloom_combine(&a, &b, op, BLOOM_REFUSE_SATURATED, VARDATA(result), size, &out, &err) != BLOOM_OK)
+		bloom_raise_combine(&err, what);
 	return result;
 }
 
 Datum
 bloom_union(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_POINTER(combine(fcinfo, bloom_union_into, "union"));
+	PG_RETURN_POINTER(combine(fcinfo, BLOOM_OP_UNION, "union"));
 }
 
 Datum
 bloom_intersect(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_POINTER(combine(fcinfo, bloom_intersect_into, "intersect"));
+	PG_RETURN_POINTER(combine(fcinfo, BLOOM_OP_INTERSECT, "intersect"));
 }
 
 /* bloom_fold(f bloom, nbits bigint) -> bloom: f at a size that divides its own */
@@ -225,9 +292,10 @@ pg_bloom_fold(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("cannot fold bloom filter to " INT64_FORMAT " bits", nbits),
 				 errdetail("%s", bloom_sentence(err.message)),
+				 f.layout == BLOOM_LAYOUT_SCALABLE ? 0 :
 				 errhint("Fold to a divisor of nbits " UINT64_FORMAT "%s.", f.nbits,
 						 f.layout == BLOOM_LAYOUT_BLOCKED ? " that is a whole number of 256-bit blocks" : "")));
-	size = bloom_serialized_size((uint64) nbits);
+	size = bloom_layout_size(f.layout, (uint64) nbits);
 	result = palloc(VARHDRSZ + size);
 	SET_VARSIZE(result, VARHDRSZ + size);
 	if (bloom_fold(&f, (uint64) nbits, VARDATA(result), size, &out, &err) != BLOOM_OK)
@@ -256,7 +324,7 @@ bloom_intersect_cardinality(PG_FUNCTION_ARGS)
 
 	read_two(fcinfo, &a, &b);
 	if (bloom_estimate_intersection(&a, &b, &out, &err) != BLOOM_OK)
-		bloom_raise(&err, BLOOM_SOURCE_STORED, "compare");
+		bloom_raise_combine(&err, "compare");
 	PG_RETURN_FLOAT8(out);
 }
 
@@ -270,7 +338,7 @@ bloom_jaccard(PG_FUNCTION_ARGS)
 
 	read_two(fcinfo, &a, &b);
 	if (bloom_estimate_jaccard(&a, &b, &out, &err) != BLOOM_OK)
-		bloom_raise(&err, BLOOM_SOURCE_STORED, "compare");
+		bloom_raise_combine(&err, "compare");
 	PG_RETURN_FLOAT8(out);
 }
 

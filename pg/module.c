@@ -4,7 +4,8 @@
  *   bloomfilter.default_fpr     target false-positive rate of bloom_agg(x),
  *                               in the open interval (0, 1); default 0.01
  *   bloomfilter.default_layout  layout of filters built by bloom_agg:
- *                               'classic' (default) or 'blocked'
+ *                               'classic' (default), 'blocked', 'counting'
+ *                               or 'scalable' (bloom_agg(value) only)
  *
  * and registers what the other files register: the batched probe scan's
  * settings and planner hook (batched_probe_scan.c).
@@ -22,6 +23,8 @@ int			bloomfilter_default_layout = BLOOM_LAYOUT_CLASSIC;
 static const struct config_enum_entry layout_options[] = {
 	{"classic", BLOOM_LAYOUT_CLASSIC, false},
 	{"blocked", BLOOM_LAYOUT_BLOCKED, false},
+	{"counting", BLOOM_LAYOUT_COUNTING, false},
+	{"scalable", BLOOM_LAYOUT_SCALABLE, false},
 	{NULL, 0, false}
 };
 
@@ -55,7 +58,7 @@ _PG_init(void)
 							 check_default_fpr, NULL, NULL);
 	DefineCustomEnumVariable("bloomfilter.default_layout",
 							 "Layout of the filters bloom_agg builds.",
-							 "'classic' (k probes anywhere) or 'blocked' (one cache line per value, Parquet's layout).",
+							 "'classic' (k probes anywhere), 'blocked' (one cache line per value, Parquet's layout), 'counting' (4-bit counters, values can be removed) or 'scalable' (grows by stages; bloom_agg(value) only).",
 							 &bloomfilter_default_layout,
 							 BLOOM_LAYOUT_CLASSIC, layout_options,
 							 PGC_USERSET, 0,

@@ -104,10 +104,12 @@ compare(Datum da, Datum db)
 		c = bloom_compare_headers((const uint8 *) VARDATA(ra), (const uint8 *) VARDATA(rb));
 		if (c != 0)
 			return c;
-		if (VARSIZE(ra) != VARSIZE(rb))
-			elog(ERROR, "bloom values with equal headers differ in length");
-		c = memcmp(VARDATA(ra) + header, VARDATA(rb) + header, VARSIZE(ra) - VARHDRSZ - header);
-		return c < 0 ? -1 : c > 0;
+		/* equal headers, lengths that may differ (scalable): a proper prefix first */
+		c = memcmp(VARDATA(ra) + header, VARDATA(rb) + header,
+				   Min(VARSIZE(ra), VARSIZE(rb)) - VARHDRSZ - header);
+		if (c != 0)
+			return c < 0 ? -1 : 1;
+		return VARSIZE(ra) < VARSIZE(rb) ? -1 : VARSIZE(ra) > VARSIZE(rb);
 	}
 
 	side_init(&a, da);
@@ -117,11 +119,10 @@ compare(Datum da, Datum db)
 	c = bloom_compare_headers(pa, pb);
 	release(fa);
 	release(fb);
-	if (c == 0 && a.len != b.len)
-		elog(ERROR, "bloom values with equal headers differ in length");
-	for (Size offset = header; c == 0 && offset < a.len; offset += COMPARE_SLICE)
+	/* equal headers, lengths that may differ (scalable): a proper prefix first */
+	for (Size offset = header; c == 0 && offset < Min(a.len, b.len); offset += COMPARE_SLICE)
 	{
-		Size		n = Min(COMPARE_SLICE, a.len - offset);
+		Size		n = Min(COMPARE_SLICE, Min(a.len, b.len) - offset);
 
 		CHECK_FOR_INTERRUPTS();
 		pa = side_bytes(&a, offset, n, &fa);
@@ -131,6 +132,8 @@ compare(Datum da, Datum db)
 		release(fa);
 		release(fb);
 	}
+	if (c == 0)
+		c = a.len < b.len ? -1 : a.len > b.len;
 	if (a.whole != NULL && a.whole != a.raw)
 		pfree(a.whole);
 	if (b.whole != NULL && b.whole != b.raw)

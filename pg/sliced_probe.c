@@ -150,6 +150,12 @@ bloom_sliced_contains(FunctionCallInfo fcinfo, int filter_arg, int value_arg,
 	hash = bloom_hash_value(bloom_call_hasher(fcinfo, cache, value_arg),
 							PG_GETARG_DATUM(value_arg), f.seed);
 	bloom_probe_plan_for(&f, hash, &plan);
+	if (plan.count == 0)
+	{
+		/* a scalable filter: its stages are found in its bytes, read whole */
+		table_close(toastrel, AccessShareLock);
+		return false;
+	}
 	if (arg->sliced_repeats == 0)
 	{
 		/* index lookups per probe: the header's and one per range */

@@ -305,7 +305,7 @@ bloom_make(int layout, uint64 nbits, unsigned nhashes, uint64 seed, bloom_filter
 	size_t		size;
 	struct varlena *result;
 
-	size = bloom_serialized_size(nbits);
+	size = bloom_layout_size(layout, nbits);
 	bloom_check(bloom_check_host_size(size, BLOOM_PG_MAX_FILTER_BYTES, &err), &err, NULL);
 	result = palloc(VARHDRSZ + size);
 	bloom_advise_huge_pages(result, VARHDRSZ + size);	/* fewer faults filling it */
@@ -324,7 +324,7 @@ bloom_layout_arg(text *name)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("unknown bloom filter layout \"%s\"", text_to_cstring(name)),
-				 errhint("The layouts are \"classic\" and \"blocked\".")));
+				 errhint("The layouts are \"classic\", \"blocked\", \"counting\" and \"scalable\".")));
 	return layout;
 }
 

@@ -22,7 +22,7 @@ SELECT field, bytes FROM (SELECT bloom_empty_mk(64, 3)::bytea AS b) base, LATERA
   ('short',          substring(b FROM 1 FOR 5)),
   ('magic',          overlay(b PLACING '\x4e' FROM 4)),
   ('version',        overlay(b PLACING '\x02' FROM 5)),
-  ('layout',         overlay(b PLACING '\x02' FROM 6)),
+  ('layout',         overlay(b PLACING '\x04' FROM 6)),
   ('hash id',        overlay(b PLACING '\x02' FROM 7)),
   ('nhashes 0',      overlay(b PLACING '\x00' FROM 8)),
   ('nhashes 33',     overlay(b PLACING '\x21' FROM 8)),
@@ -115,7 +115,7 @@ SELECT err('SELECT bloom_agg(g, 1000000000, 0.01) FROM generate_series(1, 3) g')
 SELECT err($$SELECT 'abc'::bloom_builder$$);
 SELECT err($$SELECT '\x424c4f4d0100010000000000000000007b14ae47e17a843f0000000000000000'::bloom_builder$$);
 SELECT err($$SELECT '\x424c4d420200010000000000000000007b14ae47e17a843f0000000000000000'::bloom_builder$$);
-SELECT err($$SELECT '\x424c4d420102010000000000000000007b14ae47e17a843f0000000000000000'::bloom_builder$$);
+SELECT err($$SELECT '\x424c4d420104010000000000000000007b14ae47e17a843f0000000000000000'::bloom_builder$$);
 SELECT err($$SELECT '\x424c4d420100010000000000000000000000000000000000000000000000000000'::bloom_builder$$);
 SELECT err($$SELECT '\x424c4d420100010000000000000000007b14ae47e17a843f0100000000000000'::bloom_builder$$);
 SET bloomfilter.default_fpr = 0.05;
@@ -131,3 +131,13 @@ SELECT err($$SELECT bloom_to_parquet(bloom_empty(10, 0.01, 3, 'blocked'))$$);
 
 -- an untyped NULL resolves as text, and a NULL hashes to NULL
 SELECT bloom_hash(NULL) IS NULL AS null_hash;
+
+-- Counting and scalable filters (1.2): removing a value the filter says is
+-- absent, or from a layout without counters, is 22023; a union of one size
+-- class that saturates where none of its members was is 54000, and says what
+-- to do.
+SELECT err($$SELECT bloom_remove(bloom_empty(10, 0.01, 0, 'counting'), 1)$$);
+SELECT err($$SELECT bloom_remove(bloom_add(bloom_empty(10), 1), 1)$$);
+SELECT err($$SELECT bloom_remove(bloom_empty(10, 0.01, 0, 'scalable'), 1)$$);
+SELECT err($$SELECT bloom_union_agg(bloom_agg) FROM (SELECT bloom_agg(v) FROM generate_series(1, 3000) v GROUP BY v % 30) s$$);
+SELECT err($$SELECT bloom_empty(10, 0.01, 0, 'sparse')$$);

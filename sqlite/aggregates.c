@@ -212,12 +212,34 @@ static void combine_step(sqlite3_context *ctx, sqlite3_value **argv, const char 
         st->size = size;
         return;
     }
-    bloom_status s = is_union ? bloom_union_into(&st->view, &in, &err)
-                              : bloom_intersect_into(&st->view, &in, &err);
-    if (s != BLOOM_OK)
+    /* In place when the result has the state's shape (members of one size
+     * class); else a new buffer: a union of size classes keeps each, an
+     * intersection is at the larger size (core/combine.c). */
+    bloom_op op = is_union ? BLOOM_OP_UNION : BLOOM_OP_INTERSECT;
+    size_t size;
+    bool in_place;
+    if (bloom_combine_size(&st->view, &in, op, &size, &in_place, &err) != BLOOM_OK) {
         bf_core_error(ctx, fn, &err);
-    /* a smaller filter folded the state in place: it ends earlier now */
-    st->size = bloom_serialized_size(st->view.nbits);
+        return;
+    }
+    uint8_t *buf = in_place ? st->buf : bf_alloc_result(ctx, fn, size);
+    if (buf == NULL)
+        return;
+    bloom_filter out;
+    if (bloom_combine(&st->view, &in, op, BLOOM_REFUSE_SATURATED, buf, size, &out, &err) !=
+        BLOOM_OK) {
+        /* refused before anything was written: the state is as it was */
+        if (!in_place)
+            sqlite3_free(buf);
+        bf_core_error(ctx, fn, &err);
+        return;
+    }
+    if (!in_place) {
+        sqlite3_free(st->buf);
+        st->buf = buf;
+    }
+    st->view = out;
+    st->size = size;
 }
 
 void bf_union_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)

@@ -122,7 +122,7 @@ void bf_add_all(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     if (rc == BF_ERROR)
         return;
     size_t size;
-    uint8_t *buf = bf_copy_filter(ctx, fn, &f, &out, &size);
+    void *buf = bf_copy_filter(ctx, fn, &f, &out, &size);
     if (buf == NULL) {
         sqlite3_finalize(stmt);
         return;
@@ -131,13 +131,18 @@ void bf_add_all(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     for (int done = rc == BF_NULL; !done;) {
         uint64_t hash;
         rc = next_element(ctx, stmt, fn, out.seed, &hash, &done);
+        bloom_error err;
+        if (rc == BF_OK && !done &&
+            bloom_insert(&bf_sqlite_allocator, bf_max_filter_bytes(ctx), &buf, &size, &out, &hash,
+                         1, &err) != BLOOM_OK) {
+            bf_core_error(ctx, fn, &err); /* a scalable filter that cannot grow */
+            rc = BF_ERROR;
+        }
         if (rc == BF_ERROR) {
             sqlite3_finalize(stmt);
             sqlite3_free(buf);
             return;
         }
-        if (rc == BF_OK && !done)
-            bloom_add_hash(&out, hash);
     }
     sqlite3_finalize(stmt);
     sqlite3_result_blob64(ctx, buf, size, sqlite3_free);

@@ -136,6 +136,8 @@ extern const bloom_allocator bf_sqlite_allocator;
 void bf_empty(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void bf_empty_mk(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void bf_add(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+void bf_remove(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+void bf_to_classic(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void bf_contains(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void bf_union(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void bf_intersect(sqlite3_context *ctx, int argc, sqlite3_value **argv);

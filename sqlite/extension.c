@@ -11,15 +11,20 @@
  *              sqlite3_auto_extension((void (*)(void))sqlite3_bloomfilter_init);
  *
  * SQL functions (docs/SQLITE.md has the full reference):
- *   bloom_empty(capacity [, fpr [, seed [, layout]]])   -> filter
+ *   bloom_empty(capacity [, fpr [, seed [, layout]]])   -> filter (layout
+ *                                   'classic', 'blocked', 'counting', 'scalable')
  *   bloom_empty_mk(nbits, nhashes [, seed [, layout]])  -> filter
- *   bloom_add(filter, value)        -> filter with value added
+ *   bloom_add(filter, value)        -> filter with value added (a scalable
+ *                                      filter grows by stages past its capacity)
+ *   bloom_remove(filter, value)     -> counting filter with value removed
+ *   bloom_to_classic(filter)        -> the classic filter of a counting filter's set
  *   bloom_contains(filter, value)   -> 0/1, NULL for a NULL value
  *   bloom_add_all(filter, json_array)        -> filter with every element added
  *   bloom_contains_all(filter, json_array),
  *   bloom_contains_any(filter, json_array)   -> 0/1, NULL by SQL's ALL/ANY rules
  *   bloom_union(a, b), bloom_intersect(a, b)            -> filter (sizes that
- *                                   divide combine at the smaller size)
+ *                                   divide: a union keeps each size class as a
+ *                                   stage, an intersection is at the larger size)
  *   bloom_fold(filter, nbits)       -> the filter folded to nbits, a divisor
  *                                      of its size
  *   bloom_cardinality(filter), bloom_fpr(filter)         -> real
@@ -65,6 +70,8 @@ static const struct {
     {"bloom_empty_mk", 3, bf_empty_mk, NULL},
     {"bloom_empty_mk", 4, bf_empty_mk, NULL},
     {"bloom_add", 2, bf_add, NULL},
+    {"bloom_remove", 2, bf_remove, NULL},
+    {"bloom_to_classic", 1, bf_to_classic, NULL},
     {"bloom_contains", 2, bf_contains, NULL},
     {"bloom_union", 2, bf_union, NULL},
     {"bloom_intersect", 2, bf_intersect, NULL},

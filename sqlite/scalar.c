@@ -16,7 +16,7 @@ static void result_empty(sqlite3_context *ctx, const char *fn, int layout, uint6
                          unsigned nhashes, uint64_t seed)
 {
     bloom_error err;
-    size_t size = bloom_serialized_size(nbits);
+    size_t size = bloom_layout_size(layout, nbits);
     uint8_t *buf = bf_alloc_result(ctx, fn, size);
     if (buf == NULL)
         return;
@@ -61,15 +61,23 @@ void bf_empty(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         return;
     if (seed_layout_args(ctx, argc, argv, 2, fn, &seed, &layout) != BF_OK)
         return;
-    uint64_t nbits;
-    unsigned nhashes;
+    size_t size;
     bloom_error err;
-    if (bloom_size_for_capacity(layout, capacity, fpr, bf_max_filter_bytes(ctx), &nbits, &nhashes,
-                                &err) != BLOOM_OK) {
+    if (bloom_empty_size(layout, capacity, fpr, bf_max_filter_bytes(ctx), &size, &err) !=
+        BLOOM_OK) {
         bf_core_error(ctx, fn, &err);
         return;
     }
-    result_empty(ctx, fn, layout, nbits, nhashes, seed);
+    uint8_t *buf = bf_alloc_result(ctx, fn, size);
+    if (buf == NULL)
+        return;
+    bloom_filter f;
+    if (bloom_empty_init(buf, size, layout, capacity, fpr, seed, &f, &err) != BLOOM_OK) {
+        sqlite3_free(buf);
+        bf_core_error(ctx, fn, &err);
+        return;
+    }
+    sqlite3_result_blob64(ctx, buf, size, sqlite3_free);
 }
 
 void bf_empty_mk(sqlite3_context *ctx, int argc, sqlite3_value **argv)
@@ -101,6 +109,14 @@ uint8_t *bf_copy_filter(sqlite3_context *ctx, const char *fn, const bloom_filter
     return buf;
 }
 
+/* The filter's own bytes as the result (copied from the view, since the
+ * argument may be a bloom_ref pointer). */
+static void result_unchanged(sqlite3_context *ctx, const bloom_filter *f)
+{
+    sqlite3_result_blob64(ctx, f->bits - BLOOM_HEADER_SIZE, BLOOM_HEADER_SIZE + f->nbytes,
+                          SQLITE_TRANSIENT);
+}
+
 void bf_add(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     static const char fn[] = "bloom_add";
@@ -112,18 +128,79 @@ void bf_add(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     int rc = bf_hash_value(ctx, argv[1], f.seed, &hash);
     if (rc == BF_ERROR)
         return;
-    if (rc == BF_NULL || bloom_contains_hash(&f, hash)) {
-        /* Nothing to set: the input bytes are the answer (copied from the
-         * view, since the argument may be a bloom_ref pointer). */
-        sqlite3_result_blob64(ctx, f.bits - BLOOM_HEADER_SIZE, BLOOM_HEADER_SIZE + f.nbytes,
-                              SQLITE_TRANSIENT);
+    if (rc == BF_NULL || bloom_add_is_noop(&f, hash)) {
+        result_unchanged(ctx, &f); /* nothing to set */
+        return;
+    }
+    size_t size;
+    void *buf = bf_copy_filter(ctx, fn, &f, &out, &size);
+    if (buf == NULL)
+        return;
+    /* a scalable filter may grow a stage: a new buffer */
+    bloom_error err;
+    if (bloom_insert(&bf_sqlite_allocator, bf_max_filter_bytes(ctx), &buf, &size, &out, &hash, 1,
+                     &err) != BLOOM_OK) {
+        sqlite3_free(buf);
+        bf_core_error(ctx, fn, &err);
+        return;
+    }
+    sqlite3_result_blob64(ctx, buf, size, sqlite3_free); /* SQLite's memory, moved or not */
+}
+
+void bf_remove(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    static const char fn[] = "bloom_remove";
+    (void)argc;
+    bloom_filter f, out;
+    uint64_t hash;
+    bloom_error err;
+    if (bf_filter_arg(ctx, argv, 0, fn, &f) != BF_OK)
+        return;
+    /* the layout first: a NULL value does not make a wrong call right */
+    if (bloom_check_removable(&f, &err) != BLOOM_OK) {
+        bf_core_error(ctx, fn, &err);
+        return;
+    }
+    int rc = bf_hash_value(ctx, argv[1], f.seed, &hash);
+    if (rc == BF_ERROR)
+        return;
+    if (rc == BF_NULL) {
+        result_unchanged(ctx, &f);
         return;
     }
     size_t size;
     uint8_t *buf = bf_copy_filter(ctx, fn, &f, &out, &size);
     if (buf == NULL)
         return;
-    bloom_add_hash(&out, hash);
+    if (bloom_remove_hash(&out, hash, &err) != BLOOM_OK) {
+        sqlite3_free(buf);
+        bf_core_error(ctx, fn, &err);
+        return;
+    }
+    sqlite3_result_blob64(ctx, buf, size, sqlite3_free);
+}
+
+void bf_to_classic(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    static const char fn[] = "bloom_to_classic";
+    (void)argc;
+    bloom_filter f, out;
+    bloom_error err;
+    size_t size;
+    if (bf_filter_arg(ctx, argv, 0, fn, &f) != BF_OK)
+        return;
+    if (bloom_to_classic_size(&f, &size, &err) != BLOOM_OK) {
+        bf_core_error(ctx, fn, &err);
+        return;
+    }
+    uint8_t *buf = bf_alloc_result(ctx, fn, size);
+    if (buf == NULL)
+        return;
+    if (bloom_to_classic(&f, buf, size, &out, &err) != BLOOM_OK) {
+        sqlite3_free(buf);
+        bf_core_error(ctx, fn, &err);
+        return;
+    }
     sqlite3_result_blob64(ctx, buf, size, sqlite3_free);
 }
 
@@ -150,7 +227,7 @@ void bf_contains(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 
 /* Both filter arguments, validated; BF_OK only when both are present. */
 static int two_filters(sqlite3_context *ctx, sqlite3_value **argv, const char *fn,
-                       bloom_filter *a, bloom_filter *b, int check)
+                       bloom_filter *a, bloom_filter *b)
 {
     int ra = bf_filter_arg(ctx, argv, 0, fn, a);
     if (ra == BF_ERROR)
@@ -160,30 +237,28 @@ static int two_filters(sqlite3_context *ctx, sqlite3_value **argv, const char *f
         return BF_ERROR;
     if (ra == BF_NULL || rb == BF_NULL)
         return BF_NULL;
-    bloom_error err;
-    if (check && bloom_check_compatible(a, b, &err) != BLOOM_OK) {
-        bf_core_error(ctx, fn, &err);
-        return BF_ERROR;
-    }
     return BF_OK;
 }
 
-/* a op b as a new buffer of the combined size: a folded (or copied) into
- * it, then b op-ed in, folded on the fly when larger. */
+/* a op b as a new buffer (core/combine.c: a union of size classes keeps
+ * each, an intersection is at the larger size); a union that saturates
+ * where neither filter was is an error, which says what to do. */
 static void combine(sqlite3_context *ctx, sqlite3_value **argv, const char *fn, int is_union)
 {
     bloom_filter a, b, out;
     bloom_error err;
-    if (two_filters(ctx, argv, fn, &a, &b, 1) != BF_OK)
+    if (two_filters(ctx, argv, fn, &a, &b) != BF_OK)
         return;
-    uint64_t nbits = bloom_combined_nbits(&a, &b);
-    size_t size = bloom_serialized_size(nbits);
+    bloom_op op = is_union ? BLOOM_OP_UNION : BLOOM_OP_INTERSECT;
+    size_t size;
+    if (bloom_combine_size(&a, &b, op, &size, NULL, &err) != BLOOM_OK) {
+        bf_core_error(ctx, fn, &err);
+        return;
+    }
     uint8_t *buf = bf_alloc_result(ctx, fn, size);
     if (buf == NULL)
         return;
-    bloom_status st = bloom_fold(&a, nbits, buf, size, &out, &err);
-    if (st == BLOOM_OK)
-        st = is_union ? bloom_union_into(&out, &b, &err) : bloom_intersect_into(&out, &b, &err);
+    bloom_status st = bloom_combine(&a, &b, op, BLOOM_REFUSE_SATURATED, buf, size, &out, &err);
     if (st != BLOOM_OK) {
         sqlite3_free(buf);
         bf_core_error(ctx, fn, &err);
@@ -218,7 +293,7 @@ void bf_fold(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         bf_core_error(ctx, fn, &err);
         return;
     }
-    size_t size = bloom_serialized_size((uint64_t)nbits);
+    size_t size = bloom_layout_size(f.layout, (uint64_t)nbits);
     uint8_t *buf = bf_alloc_result(ctx, fn, size);
     if (buf == NULL)
         return;
@@ -254,7 +329,7 @@ static void estimate_pair(sqlite3_context *ctx, sqlite3_value **argv, const char
     bloom_filter a, b;
     bloom_error err;
     double out;
-    if (two_filters(ctx, argv, fn, &a, &b, 0) != BF_OK)
+    if (two_filters(ctx, argv, fn, &a, &b) != BF_OK)
         return;
     if (estimate(&a, &b, &out, &err) != BLOOM_OK) {
         bf_core_error(ctx, fn, &err);

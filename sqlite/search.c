@@ -8,8 +8,9 @@
  * Incremental BLOB I/O reads part of a value: this eponymous virtual table
  * scans the rowids (and the column's type, which SQLite answers without
  * reading the value), then per row reads the 32-byte header and the k bytes
- * (classic) or the one 32-byte block (blocked) that the core's probe plan
- * names (core/probe_offsets.c), with sqlite3_blob_read.
+ * (classic, counting) or the one 32-byte block (blocked) that the core's
+ * probe plan names (core/probe_offsets.c), with sqlite3_blob_read; a
+ * scalable filter, whose stages its header does not locate, is read whole.
  *
  *   SELECT d.* FROM daily d JOIN bloom_search('daily', 'f', 5000000) s ON d.rowid = s.id;
  *
@@ -181,6 +182,31 @@ static uint64_t value_hash(search_cursor *cur, uint64_t seed)
     return h;
 }
 
+/* A filter without a probe plan (scalable) is read whole and validated
+ * whole, as bloom_contains reads it. */
+static int probe_whole(search_cursor *cur, int len, uint64_t hash, int *match)
+{
+    sqlite3 *db = sqlite3_db_handle(cur->rows);
+    uint8_t *buf = sqlite3_malloc64((sqlite3_uint64)len);
+    if (buf == NULL)
+        return SQLITE_NOMEM;
+    int rc = sqlite3_blob_read(cur->blob, buf, len, 0);
+    if (rc != SQLITE_OK) {
+        sqlite3_free(buf);
+        return fail(cur, rc, "row %lld: %s", (long long)cur->rowid, sqlite3_errmsg(db));
+    }
+    bloom_filter f;
+    bloom_error err;
+    if (bloom_parse(buf, (size_t)len, &f, &err) != BLOOM_OK) {
+        sqlite3_free(buf);
+        return fail(cur, SQLITE_ERROR, "row %lld: %s: %s", (long long)cur->rowid,
+                    bloom_status_name(err.status), err.message);
+    }
+    *match = bloom_contains_hash(&f, hash);
+    sqlite3_free(buf);
+    return SQLITE_OK;
+}
+
 /* Probe the filter of the current row (a blob of len bytes): *match. */
 static int probe_row(search_cursor *cur, int *match)
 {
@@ -221,6 +247,8 @@ static int probe_row(search_cursor *cur, int *match)
     uint64_t hash = value_hash(cur, f.seed);
     bloom_probe_plan plan;
     bloom_probe_plan_for(&f, hash, &plan);
+    if (plan.count == 0) /* a scalable filter: its stages are known from its bytes */
+        return probe_whole(cur, len, hash, match);
     /* In ascending order: SQLite walks a value's overflow pages forward and
      * remembers where it has been, so one walk serves every range. */
     unsigned order[BLOOM_MAX_NHASHES];

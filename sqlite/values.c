@@ -243,7 +243,8 @@ int bf_layout_arg(sqlite3_context *ctx, sqlite3_value *v, const char *fn, int *o
     if (type == SQLITE_NULL)
         return BF_NULL;
     if (type != SQLITE_TEXT) {
-        bf_error(ctx, fn, "layout must be 'classic' or 'blocked', got %s", type_name(type));
+        bf_error(ctx, fn, "layout must be 'classic', 'blocked', 'counting' or 'scalable', got %s",
+                 type_name(type));
         return BF_ERROR;
     }
     const unsigned char *name = sqlite3_value_text(v);
@@ -255,7 +256,8 @@ int bf_layout_arg(sqlite3_context *ctx, sqlite3_value *v, const char *fn, int *o
     int layout = bloom_layout_from_name((const char *)name, (size_t)n);
     if (layout < 0) {
         /* %.*s stops at a NUL byte, which is what a message should show. */
-        bf_error(ctx, fn, "unknown layout '%.*s': expected 'classic' or 'blocked'",
+        bf_error(ctx, fn,
+                 "unknown layout '%.*s': expected 'classic', 'blocked', 'counting' or 'scalable'",
                  n > 64 ? 64 : n, (const char *)name);
         return BF_ERROR;
     }

@@ -48,6 +48,17 @@ builds = [
     ('blocked layout, seed 7',
      "bloom_union_agg(bloom_add(bloom_empty(10000, 0.02, 7, 'blocked'), k))",
      "bloom_union_agg(bloom_add(bloom_empty(10000, 0.02, 7, 'blocked'), k))"),
+    # 1.2: counting filters (every row counted, then one value removed) and a
+    # scalable filter grown past its capacity, the values in the same order
+    ('counting layout, seed 3',
+     "bloom_union_agg(bloom_add(bloom_empty(10000, 0.01, 3, 'counting'), k))",
+     "bloom_union_agg(bloom_add(bloom_empty(10000, 0.01, 3, 'counting'), k))"),
+    ('counting, a value removed, classic form',
+     "bloom_to_classic(bloom_remove(bloom_union_agg(bloom_add(bloom_empty(10000, 0.01, 3, 'counting'), k)), 4))",
+     "bloom_to_classic(bloom_remove(bloom_union_agg(bloom_add(bloom_empty(10000, 0.01, 3, 'counting'), k)), 4))"),
+    ('scalable layout grown to 50 times its capacity',
+     "bloom_add_all(bloom_empty(130, 0.01, 5, 'scalable'), array_agg(k ORDER BY k))",
+     "bloom_add_all(bloom_empty(130, 0.01, 5, 'scalable'), json_group_array(k))"),
 ]
 filters = {}
 for name, pg_expr, lite_expr in builds:
@@ -68,7 +79,14 @@ PAIR = ('(SELECT (SELECT f FROM {G} x WHERE g = 0) AS small, (SELECT f FROM {G} 
 pg("DROP FUNCTION IF EXISTS cross_hex(bloom); "
    "CREATE FUNCTION cross_hex(bloom) RETURNS text LANGUAGE sql AS $$ SELECT encode($1::bytea, 'hex') $$")
 db.create_function('cross_hex', 1, lambda b: None if b is None else bytes(b).hex(), deterministic=True)
+# The issue's rollup: self-sized groups of 1, 1, ~3,300 and ~3,300 values.
+ROLLUP = ('(SELECT bloom_agg(k) AS f, CASE WHEN k < 4 THEN 0 WHEN k < 7 THEN 1 WHEN k < 10000 THEN 2 ELSE 3 END '
+          'AS g FROM cross_data GROUP BY 2)')
 combined = [
+    ('bloom_union_agg of groups of very different sizes (size classes kept)',
+     f'SELECT {{h}}(bloom_union_agg(f)) FROM {ROLLUP} gs'),
+    ('bloom_intersect_agg of groups of very different sizes',
+     f'SELECT {{h}}(bloom_intersect_agg(f)) FROM {ROLLUP} gs'),
     ('bloom_union_agg of self-sized groups', f'SELECT {{h}}(bloom_union_agg(f)) FROM {GROUPS} gs'),
     ('bloom_intersect_agg of self-sized groups', f'SELECT {{h}}(bloom_intersect_agg(f)) FROM {GROUPS} gs'),
     ('bloom_union of two sizes', f'SELECT {{h}}(bloom_union(large, small)) FROM {PAIR} p'),
@@ -84,6 +102,12 @@ for name, expr in (('bloom_intersect_cardinality', 'bloom_intersect_cardinality(
     a = pg(f'SELECT {expr} FROM {PAIR} p')
     b = db.execute(f'SELECT {expr} FROM {PAIR} p').fetchone()[0]
     check(f'{name} of two sizes equal', float(a) == float(b), f'{a} vs {b}')
+
+for name, expr in (('bloom_fpr of the rollup', f'SELECT bloom_fpr(bloom_union_agg(f)) FROM {ROLLUP} gs'),
+                   ('bloom_cardinality of the rollup', f'SELECT bloom_cardinality(bloom_union_agg(f)) FROM {ROLLUP} gs')):
+    a = pg(expr)
+    b = db.execute(expr).fetchone()[0]
+    check(f'{name} equal', float(a) == float(b), f'{a} vs {b}')
 
 # 2. A filter from one engine answers in the other as in its own, for members
 # and non-members alike (every value of a probe range, positives compared).

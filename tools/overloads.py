@@ -144,6 +144,12 @@ def overloads_sql():
                 "    AS 'MODULE_PATHNAME', 'bloom_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;",
                 f"COMMENT ON FUNCTION bloom_hash({t}, bigint) IS 'canonical 64-bit hash of a value (docs/HASHING.md)';",
             ]
+        # 1.2: removing from a counting filter, for every type (text too)
+        out += [
+            f"CREATE FUNCTION bloom_remove(filter bloom, value {t}) RETURNS bloom",
+            "    AS 'MODULE_PATHNAME', 'bloom_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;",
+            f"COMMENT ON FUNCTION bloom_remove(bloom, {t}) IS 'the counting filter with value removed; a NULL value removes nothing';",
+        ]
         out += [
             f"CREATE FUNCTION bloom_add_all(filter bloom, vals {t}[]) RETURNS bloom",
             "    AS 'MODULE_PATHNAME', 'bloom_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;",

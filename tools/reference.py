@@ -4,7 +4,11 @@ Python (its own XXH64, no C code shared), used to produce and check the
 golden vectors.
 
     tools/reference.py             print the golden vectors as Markdown
-    tools/reference.py --c         print them as a C table (core/tests/golden.h)
+    tools/reference.py --c         print them as C tables (core/tests/golden.h)
+
+Layouts: 0 classic, 1 blocked (bits); 2 counting (4-bit counters at
+classic's positions); 3 scalable (stages of classic filters, grown by the
+rule of docs/FORMAT.md, or a union of size classes).
 """
 import math
 import struct
@@ -108,13 +112,112 @@ def positions(layout, nbits, k, h):
             yield block * 256 + 32 * i + bit
 
 
-def build(layout, nbits, k, seed, values) -> bytes:
+def header(layout, k, seed, nbits) -> bytes:
+    return b'BLOM' + bytes([1, layout, 1, k]) + b'\0' * 8 + struct.pack('<QQ', seed, nbits)
+
+
+def bit_array(layout, nbits, k, seed, values) -> bytearray:
     bits = bytearray((nbits + 63) // 64 * 8)
     for v in values:
         for p in positions(layout, nbits, k, xxh64(canonical(v), seed)):
             bits[p >> 3] |= 1 << (p & 7)
-    header = b'BLOM' + bytes([1, layout, 1, k]) + b'\0' * 8 + struct.pack('<QQ', seed, nbits)
-    return header + bytes(bits)
+    return bits
+
+
+def counters(nbits, k, seed, values, removed=()) -> bytes:
+    """Layout 2: a 4-bit counter at each of classic's positions, counter i in
+    the nibble i & 1 (low first) of byte i // 2; 15 saturates and stays."""
+    c = [0] * nbits
+    for v in values:
+        for p in positions(0, nbits, k, xxh64(canonical(v), seed)):
+            c[p] = min(15, c[p] + 1)
+    for v in removed:
+        ps = list(positions(0, nbits, k, xxh64(canonical(v), seed)))
+        assert all(c[p] == 15 or c[p] >= ps.count(p) for p in ps), 'not in the filter'
+        for p in ps:
+            if c[p] < 15:
+                c[p] -= 1
+    body = bytearray((nbits + 15) // 16 * 8)
+    for i, x in enumerate(c):
+        body[i >> 1] |= x << (4 * (i & 1))
+    return bytes(body)
+
+
+def build(layout, nbits, k, seed, values, removed=()) -> bytes:
+    if layout == 2:
+        return header(2, k, seed, nbits) + counters(nbits, k, seed, values, removed)
+    return header(layout, k, seed, nbits) + bytes(bit_array(layout, nbits, k, seed, values))
+
+
+# ---- layout 3: scalable ----
+
+RATIO, GROWTH = 0.8, 2
+
+
+def stage_params(capacity, p):
+    """A growing stage for capacity values at rate p: k = round(log2(1/p))
+    in [1, 32], and the least multiple of 64 bits (at least 64) at or above
+    the exact classic size, ceil(-k n / ln(1 - p^(1/k)))."""
+    k = min(32, max(1, math.floor(-math.log2(p) + 0.5)))
+    m = math.ceil(-k * float(capacity) / math.log1p(-(p ** (1.0 / k))))
+    return (64 if m < 64 else (m + 63) // 64 * 64), k
+
+
+def stage_fpr(fpr, i):
+    p = fpr * (1 - RATIO)
+    for _ in range(i):
+        p *= RATIO
+    return p
+
+
+def stack(seed, stages, fpr=0.0, ratio=0.0, growth=0) -> bytes:
+    """The bytes of a scalable filter: header (nhashes the largest of the
+    stages', nbits their sum), stack header, stage records, bit arrays.
+    stages: dicts of nbits, layout, k, capacity, count, bits."""
+    out = header(3, max(s['k'] for s in stages), seed, sum(s['nbits'] for s in stages))
+    out += struct.pack('<dd', fpr, ratio) + bytes([growth, len(stages)]) + b'\0' * 14
+    for s in stages:
+        out += struct.pack('<QBB6xQQ', s['nbits'], s['layout'], s['k'], s['capacity'], s['count'])
+    return out + b''.join(bytes(s['bits']) for s in stages)
+
+
+def new_stage(i, capacity, fpr):
+    nbits, k = stage_params(capacity, stage_fpr(fpr, i))
+    return dict(nbits=nbits, layout=0, k=k, capacity=capacity, count=0,
+                bits=bytearray((nbits + 63) // 64 * 8))
+
+
+def stage_has(s, h):
+    return all(s['bits'][p >> 3] >> (p & 7) & 1 for p in positions(s['layout'], s['nbits'], s['k'], h))
+
+
+def scalable(capacity, fpr, seed, values) -> bytes:
+    """bloom_add of each value, in order, to bloom_empty(capacity, fpr, seed,
+    'scalable'): a value some stage reports is skipped; else it goes to the
+    last stage, after a new one is appended if that one holds its capacity."""
+    stages = [new_stage(0, capacity, fpr)]
+    for v in values:
+        h = xxh64(canonical(v), seed)
+        if any(stage_has(s, h) for s in stages):
+            continue
+        last = stages[-1]
+        if last['count'] >= last['capacity']:
+            last = new_stage(len(stages), last['capacity'] * GROWTH, fpr)
+            stages.append(last)
+        for p in positions(0, last['nbits'], last['k'], h):
+            last['bits'][p >> 3] |= 1 << (p & 7)
+        last['count'] += 1
+    return stack(seed, stages, fpr, RATIO, GROWTH)
+
+
+def union_of_classes(layout, k, seed, members) -> bytes:
+    """bloom_union of filters of one layout, k and seed whose sizes divide:
+    one stage per size, the OR of the members of that size."""
+    sizes = sorted({nbits for nbits, _ in members})
+    stages = [dict(nbits=m, layout=layout, k=k, capacity=0, count=0,
+                   bits=bit_array(layout, m, k, seed, [v for n, vs in members if n == m for v in vs]))
+              for m in sizes]
+    return stack(seed, stages)
 
 
 VECTORS = [
@@ -125,6 +228,19 @@ VECTORS = [
     ("classic 5 and 5.0", 0, 64, 2, 7, [5.0, True]),
     ("blocked ints", 1, 512, 8, 0, [1, 2, 3, 1000000]),
     ("blocked text, seed 9", 1, 256, 8, 9, ["bloom", "filter"]),
+    ("counting, 2 twice", 2, 64, 3, 0, [1, 2, 2, 3]),
+    ("counting text, seed 5", 2, 100, 4, 5, ["a", "b", "a", "c", "a"]),
+]
+
+# (name, capacity, fpr, seed, values): bloom_add of each, in order, to bloom_empty(..., 'scalable')
+SCALABLE_VECTORS = [
+    ("scalable, empty", 10, 0.01, 0, []),
+    ("scalable, grown to 3 stages", 2, 0.01, 0, list(range(1, 11))),
+]
+
+# (name, layout, nhashes, seed, [(nbits, values), ...]): bloom_union of the members
+UNION_VECTORS = [
+    ("union of two size classes", 0, 3, 0, [(64, [1, 2]), (256, [3, 4, 5])]),
 ]
 
 
@@ -143,17 +259,42 @@ def c_value(v):
 def main():
     if '--c' in sys.argv:
         print('/* Generated by tools/reference.py --c (an independent Python reading of')
-        print(' * the spec): do not edit. */')
+        print(' * the spec): do not edit.  GOLDEN_ARRAYS: filters with one array, the')
+        print(' * values added in order; GOLDEN_SCALABLE: bloom_add of the integers')
+        print(' * 1..count to bloom_empty(capacity, fpr, seed, \'scalable\'); GOLDEN_UNIONS:')
+        print(' * the union of classic filters of the integers [first, last] at sizes. */')
+        print('#define GOLDEN_ARRAYS \\')
         for name, layout, nbits, k, seed, values in VECTORS:
             data = build(layout, nbits, k, seed, values)
             vals = ', '.join(c_value(v) for v in values) or '{0}'
-            print(f'{{"{name}", {layout}, {nbits}, {k}, {seed}, {len(values)}, {{{vals}}},')
-            print(f' "{data.hex()}"}},')
+            print(f'{{"{name}", {layout}, {nbits}, {k}, {seed}, {len(values)}, {{{vals}}}, \\')
+            print(f' "{data.hex()}"}}, \\')
+        print('')
+        print('#define GOLDEN_SCALABLE \\')
+        for name, cap, fpr, seed, values in SCALABLE_VECTORS:
+            assert values == list(range(1, len(values) + 1))
+            print(f'{{"{name}", {cap}, {fpr!r}, {seed}, {len(values)}, \\')
+            print(f' "{scalable(cap, fpr, seed, values).hex()}"}}, \\')
+        print('')
+        print('#define GOLDEN_UNIONS \\')
+        for name, layout, k, seed, members in UNION_VECTORS:
+            spans = ', '.join(f'{{{m}, {vs[0]}, {vs[-1]}}}' for m, vs in members)
+            assert all(vs == list(range(vs[0], vs[-1] + 1)) for _, vs in members)
+            print(f'{{"{name}", {layout}, {k}, {seed}, {len(members)}, {{{spans}}}, \\')
+            print(f' "{union_of_classes(layout, k, seed, members).hex()}"}}, \\')
+        print('')
         return
     for name, layout, nbits, k, seed, values in VECTORS:
         data = build(layout, nbits, k, seed, values)
         print(f'- **{name}**: layout {layout}, nbits {nbits}, nhashes {k}, seed {seed}, '
               f'values `{values!r}`\n\n  ```\n  {data.hex()}\n  ```\n')
+    for name, cap, fpr, seed, values in SCALABLE_VECTORS:
+        print(f'- **{name}**: layout 3, capacity {cap}, fpr {fpr}, seed {seed}, values `{values!r}` '
+              f'added in order\n\n  ```\n  {scalable(cap, fpr, seed, values).hex()}\n  ```\n')
+    for name, layout, k, seed, members in UNION_VECTORS:
+        desc = ', '.join(f'nbits {m} with `{vs!r}`' for m, vs in members)
+        print(f'- **{name}**: layout 3, the union of layout {layout} filters (nhashes {k}, seed {seed}): '
+              f'{desc}\n\n  ```\n  {union_of_classes(layout, k, seed, members).hex()}\n  ```\n')
     print('| value | canonical bytes | XXH64, seed 0 |\n|---|---|---|')
     for v in ["", "abc", 1, -1, 5.0, 0.5, float('nan'), b"\x01\x02"]:
         print(f'| `{v!r}` | `{canonical(v).hex()}` | `{xxh64(canonical(v)):016x}` |')

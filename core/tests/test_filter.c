@@ -17,16 +17,6 @@ static uint64_t popcount_bytes_above(const bloom_filter *f, uint64_t bit)
 
 static const int layouts[] = {BLOOM_LAYOUT_CLASSIC, BLOOM_LAYOUT_BLOCKED};
 
-/* Share of `probes` keys of a stream disjoint from the inserted ones that
- * the filter reports present. */
-static double measured_fpr(const bloom_filter *f, uint64_t probes)
-{
-    uint64_t hits = 0;
-    for (uint64_t i = 0; i < probes; i++)
-        hits += bloom_contains_hash(f, key_at(999, i));
-    return (double)hits / (double)probes;
-}
-
 static void test_no_false_negatives(void)
 {
     for (int l = 0; l < 2; l++) {
@@ -196,6 +186,8 @@ static void test_mismatch_names_both_sides(void)
     CHECK_MSG(strcmp(err.message, "left has layout classic, nbits 1024, nhashes 7, seed 0; right "
                                   "has layout classic, nbits 1536, nhashes 7, seed 0") == 0,
               "%s", err.message);
+    size_t size;
+    CHECK(bloom_combine_size(&a, &b, BLOOM_OP_INTERSECT, &size, NULL, &err) == BLOOM_E_MISMATCH);
     CHECK(bloom_intersect_into(&a, &c, &err) == BLOOM_E_MISMATCH);
     CHECK(strstr(err.message, "nhashes 5") != NULL);
     CHECK(bloom_estimate_union(&a, &d, &x, &err) == BLOOM_E_MISMATCH);
@@ -315,7 +307,14 @@ static void test_sizing_formulas(void)
     CHECK(strstr(err.message, "outside the open interval (0, 1)") != NULL);
     CHECK(bloom_params_for_capacity(0, UINT64_MAX, 0.01, &m, &k, &err) == BLOOM_E_LIMIT);
     CHECK(bloom_params_for_capacity(1, UINT64_MAX, 0.01, &m, &k, &err) == BLOOM_E_LIMIT);
-    CHECK(bloom_params_for_capacity(2, 10, 0.01, &m, &k, &err) == BLOOM_E_INVALID_ARGUMENT);
+    CHECK(bloom_params_for_capacity(9, 10, 0.01, &m, &k, &err) == BLOOM_E_INVALID_ARGUMENT);
+    CHECK(bloom_params_for_capacity(BLOOM_LAYOUT_SCALABLE, 10, 0.01, &m, &k, &err) ==
+          BLOOM_E_INVALID_ARGUMENT);
+    uint64_t cm;
+    unsigned ck;
+    CHECK(bloom_params_for_capacity(BLOOM_LAYOUT_COUNTING, 1000, 0.01, &cm, &ck, &err) == BLOOM_OK);
+    CHECK(bloom_params_for_capacity(BLOOM_LAYOUT_CLASSIC, 1000, 0.01, &m, &k, &err) == BLOOM_OK);
+    CHECK(cm == m && ck == k); /* a counter where classic has a bit */
     CHECK(bloom_params_for_capacity(1, 1000000, 0.01, &m, &k, &err) == BLOOM_OK);
     CHECK(k == 8 && m == (UINT64_C(1) << 24));
     /* the blocked layout pays for its cache locality in bits (1.27x the

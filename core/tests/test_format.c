@@ -48,8 +48,17 @@ static void test_check_params(void)
     CHECK(bloom_check_params(1, 500, 8, &err) == BLOOM_E_INVALID_ARGUMENT);
     CHECK(strstr(err.message, "multiple of 256") != NULL);
     CHECK(bloom_check_params(1, 512, 7, &err) == BLOOM_E_INVALID_ARGUMENT);
-    CHECK(bloom_check_params(2, 512, 8, &err) == BLOOM_E_INVALID_ARGUMENT);
-    CHECK(strstr(err.message, "unknown layout 2") != NULL);
+    CHECK(bloom_check_params(9, 512, 8, &err) == BLOOM_E_INVALID_ARGUMENT);
+    CHECK(strstr(err.message, "unknown layout 9") != NULL);
+    /* counting: counters, a quarter as many as bits */
+    CHECK(bloom_check_params(BLOOM_LAYOUT_COUNTING, 100, 7, &err) == BLOOM_OK);
+    CHECK(bloom_check_params(BLOOM_LAYOUT_COUNTING, BLOOM_MAX_COUNTERS + 1, 7, &err) == BLOOM_E_LIMIT);
+    CHECK(strstr(err.message, "counting") != NULL);
+    CHECK(bloom_layout_size(BLOOM_LAYOUT_COUNTING, 100) == 32 + 56);
+    CHECK(bloom_layout_size(BLOOM_LAYOUT_SCALABLE, 100) == 0);
+    /* scalable: from a capacity and a rate only */
+    CHECK(bloom_check_params(BLOOM_LAYOUT_SCALABLE, 1024, 7, &err) == BLOOM_E_INVALID_ARGUMENT);
+    CHECK(strstr(err.message, "capacity and a rate") != NULL);
 }
 
 static void test_init_rejects_wrong_buffer(void)
@@ -208,7 +217,11 @@ static void test_layout_names(void)
 {
     CHECK(strcmp(bloom_layout_name(0), "classic") == 0);
     CHECK(strcmp(bloom_layout_name(1), "blocked") == 0);
-    CHECK(bloom_layout_name(2) == NULL);
+    CHECK(strcmp(bloom_layout_name(2), "counting") == 0);
+    CHECK(strcmp(bloom_layout_name(3), "scalable") == 0);
+    CHECK(bloom_layout_name(4) == NULL);
+    CHECK(bloom_layout_from_name("Counting", 8) == 2);
+    CHECK(bloom_layout_from_name("scalable", 8) == 3);
     CHECK(bloom_layout_from_name("classic", 7) == 0);
     CHECK(bloom_layout_from_name("BLOCKED", 7) == 1);
     CHECK(bloom_layout_from_name("block", 5) == -1);

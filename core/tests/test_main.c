@@ -39,9 +39,23 @@ bloom_allocator counting_allocator(counting_heap *heap)
     return a;
 }
 
+static void *plain_alloc(void *ctx, size_t size)
+{
+    (void)ctx;
+    return malloc(size);
+}
+
+static void plain_release(void *ctx, void *ptr)
+{
+    (void)ctx;
+    free(ptr);
+}
+
+const bloom_allocator malloc_allocator = {plain_alloc, plain_release, NULL};
+
 uint8_t *new_filter(int layout, uint64_t nbits, unsigned nhashes, uint64_t seed, bloom_filter *f)
 {
-    size_t size = bloom_serialized_size(nbits);
+    size_t size = bloom_layout_size(layout, nbits);
     uint8_t *buf = size ? malloc(size) : NULL;
     bloom_error err;
     if (buf == NULL || bloom_init(buf, size, layout, nbits, nhashes, seed, f, &err) != BLOOM_OK) {
@@ -68,6 +82,14 @@ uint64_t key_at(uint64_t stream, uint64_t i)
     return z ^ (z >> 31);
 }
 
+double measured_fpr(const bloom_filter *f, uint64_t probes)
+{
+    uint64_t hits = 0;
+    for (uint64_t i = 0; i < probes; i++)
+        hits += bloom_contains_hash(f, key_at(999, i));
+    return (double)hits / (double)probes;
+}
+
 double optimal_classic_bits(double n, double fpr)
 {
     return -n * log(fpr) / (log(2.0) * log(2.0));
@@ -84,7 +106,8 @@ int main(int argc, char **argv)
                   {state_tests, state_tests_count},
                   {fold_tests, fold_tests_count},
                   {order_tests, order_tests_count},
-                  {params_tests, params_tests_count}};
+                  {params_tests, params_tests_count},
+                  {variant_tests, variant_tests_count}};
     int passed = 0, failed = 0;
     for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
         for (size_t i = 0; i < groups[g].count; i++) {

@@ -16,6 +16,8 @@ typedef struct counting_heap {
 } counting_heap;
 
 bloom_allocator counting_allocator(counting_heap *heap);
+/* malloc and free, nothing counted. */
+extern const bloom_allocator malloc_allocator;
 
 /* A new filter on the heap (free with free()); aborts the test on error. */
 uint8_t *new_filter(int layout, uint64_t nbits, unsigned nhashes, uint64_t seed, bloom_filter *f);
@@ -25,6 +27,9 @@ uint8_t *new_filter_for(int layout, uint64_t capacity, double fpr, uint64_t seed
 uint64_t key_at(uint64_t stream, uint64_t i);
 
 double optimal_classic_bits(double n, double fpr);
+/* Share of `probes` keys of stream 999 (disjoint from the tests' others)
+ * that the filter reports present. */
+double measured_fpr(const bloom_filter *f, uint64_t probes);
 
 #define TEST_LIST(name) extern const test_case name[]; extern const size_t name##_count
 TEST_LIST(format_tests);
@@ -37,5 +42,6 @@ TEST_LIST(state_tests);
 TEST_LIST(fold_tests);
 TEST_LIST(order_tests);
 TEST_LIST(params_tests);
+TEST_LIST(variant_tests);
 
 #endif

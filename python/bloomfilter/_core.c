@@ -27,7 +27,10 @@ BFPY_EXPORT int bfpy_layout_from_name(const char *name);
 BFPY_EXPORT int bfpy_params_for_capacity(int layout, uint64_t capacity, double fpr, uint64_t *nbits,
                                          unsigned *nhashes, char *msg);
 BFPY_EXPORT int bfpy_check_params(int layout, uint64_t nbits, unsigned nhashes, char *msg);
-BFPY_EXPORT size_t bfpy_serialized_size(uint64_t nbits);
+BFPY_EXPORT size_t bfpy_layout_size(int layout, uint64_t nbits);
+BFPY_EXPORT int bfpy_empty_size(int layout, int64_t capacity, double fpr, size_t *size, char *msg);
+BFPY_EXPORT int bfpy_empty_init(uint8_t *buf, size_t len, int layout, int64_t capacity, double fpr,
+                                uint64_t seed, char *msg);
 BFPY_EXPORT int bfpy_init(uint8_t *buf, size_t len, int layout, uint64_t nbits, unsigned nhashes,
                           uint64_t seed, char *msg);
 BFPY_EXPORT int bfpy_parse(const uint8_t *buf, size_t len, int *layout, unsigned *nhashes,
@@ -35,11 +38,16 @@ BFPY_EXPORT int bfpy_parse(const uint8_t *buf, size_t len, int *layout, unsigned
 BFPY_EXPORT uint64_t bfpy_hash_int64(int64_t value, uint64_t seed);
 BFPY_EXPORT uint64_t bfpy_hash_double(double value, uint64_t seed);
 BFPY_EXPORT uint64_t bfpy_hash_bytes(const void *data, size_t len, uint64_t seed);
-BFPY_EXPORT void bfpy_add_hashes(uint8_t *buf, size_t len, const uint64_t *hashes, size_t n);
+BFPY_EXPORT int bfpy_insert(uint8_t *buf, size_t len, const uint64_t *hashes, size_t n,
+                            uint8_t **out, size_t *outlen, char *msg);
+BFPY_EXPORT int bfpy_remove(uint8_t *buf, size_t len, uint64_t hash, char *msg);
+BFPY_EXPORT int bfpy_to_classic_size(const uint8_t *buf, size_t len, size_t *size, char *msg);
+BFPY_EXPORT int bfpy_to_classic(const uint8_t *buf, size_t len, uint8_t *out, size_t outlen,
+                                char *msg);
 BFPY_EXPORT void bfpy_contains_hashes(const uint8_t *buf, size_t len, const uint64_t *hashes,
                                       size_t n, uint8_t *out);
-BFPY_EXPORT int bfpy_combined_nbits(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
-                                    uint64_t *nbits, char *msg);
+BFPY_EXPORT int bfpy_combine_size(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
+                                  int is_union, size_t *size, char *msg);
 BFPY_EXPORT int bfpy_combine(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
                              int is_union, uint8_t *out, size_t outlen, char *msg);
 BFPY_EXPORT int bfpy_check_fold(const uint8_t *buf, size_t len, uint64_t nbits, char *msg);
@@ -102,9 +110,27 @@ int bfpy_check_params(int layout, uint64_t nbits, unsigned nhashes, char *msg)
     return BLOOM_OK;
 }
 
-size_t bfpy_serialized_size(uint64_t nbits)
+size_t bfpy_layout_size(int layout, uint64_t nbits)
 {
-    return bloom_serialized_size(nbits);
+    return bloom_layout_size(layout, nbits);
+}
+
+int bfpy_empty_size(int layout, int64_t capacity, double fpr, size_t *size, char *msg)
+{
+    bloom_error err;
+    if (bloom_empty_size(layout, capacity, fpr, 0, size, &err) != BLOOM_OK)
+        return fail(&err, msg);
+    return BLOOM_OK;
+}
+
+int bfpy_empty_init(uint8_t *buf, size_t len, int layout, int64_t capacity, double fpr,
+                    uint64_t seed, char *msg)
+{
+    bloom_filter f;
+    bloom_error err;
+    if (bloom_empty_init(buf, len, layout, capacity, fpr, seed, &f, &err) != BLOOM_OK)
+        return fail(&err, msg);
+    return BLOOM_OK;
 }
 
 int bfpy_init(uint8_t *buf, size_t len, int layout, uint64_t nbits, unsigned nhashes,
@@ -146,10 +172,65 @@ uint64_t bfpy_hash_bytes(const void *data, size_t len, uint64_t seed)
     return bloom_hash_bytes(data, len, seed);
 }
 
-void bfpy_add_hashes(uint8_t *buf, size_t len, const uint64_t *hashes, size_t n)
+static void *heap_alloc(void *ctx, size_t size)
+{
+    (void)ctx;
+    return malloc(size > 0 ? size : 1);
+}
+
+static void heap_release(void *ctx, void *ptr)
+{
+    (void)ctx;
+    free(ptr);
+}
+
+static const bloom_allocator heap = {heap_alloc, heap_release, NULL};
+
+/* bloom_add_all: in place, *out NULL; a scalable filter works on a malloc'd
+ * copy, which may grow, returned in *out (bfpy_free) even on an error,
+ * holding the values before the failing one. */
+int bfpy_insert(uint8_t *buf, size_t len, const uint64_t *hashes, size_t n, uint8_t **out,
+                size_t *outlen, char *msg)
 {
     bloom_filter f = view(buf, len);
-    bloom_add_hashes(&f, hashes, n);
+    bloom_error err;
+    *out = NULL;
+    if (f.layout != BLOOM_LAYOUT_SCALABLE) {
+        bloom_add_hashes(&f, hashes, n);
+        return BLOOM_OK;
+    }
+    void *copy = malloc(len);
+    if (copy == NULL) {
+        strcpy(msg, "out of memory");
+        return BLOOM_E_NOMEM;
+    }
+    memcpy(copy, buf, len);
+    f = view(copy, len);
+    bloom_status st = bloom_insert(&heap, 0, &copy, &len, &f, hashes, n, &err);
+    *out = copy;
+    *outlen = len;
+    return st == BLOOM_OK ? BLOOM_OK : fail(&err, msg);
+}
+
+int bfpy_remove(uint8_t *buf, size_t len, uint64_t hash, char *msg)
+{
+    bloom_filter f = view(buf, len);
+    bloom_error err;
+    return bloom_remove_hash(&f, hash, &err) == BLOOM_OK ? BLOOM_OK : fail(&err, msg);
+}
+
+int bfpy_to_classic_size(const uint8_t *buf, size_t len, size_t *size, char *msg)
+{
+    bloom_filter f = view(buf, len);
+    bloom_error err;
+    return bloom_to_classic_size(&f, size, &err) == BLOOM_OK ? BLOOM_OK : fail(&err, msg);
+}
+
+int bfpy_to_classic(const uint8_t *buf, size_t len, uint8_t *out, size_t outlen, char *msg)
+{
+    bloom_filter f = view(buf, len), res;
+    bloom_error err;
+    return bloom_to_classic(&f, out, outlen, &res, &err) == BLOOM_OK ? BLOOM_OK : fail(&err, msg);
 }
 
 void bfpy_contains_hashes(const uint8_t *buf, size_t len, const uint64_t *hashes, size_t n,
@@ -160,29 +241,27 @@ void bfpy_contains_hashes(const uint8_t *buf, size_t len, const uint64_t *hashes
         out[i] = bloom_contains_hash(&f, hashes[i]);
 }
 
-int bfpy_combined_nbits(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
-                        uint64_t *nbits, char *msg)
+int bfpy_combine_size(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen, int is_union,
+                      size_t *size, char *msg)
 {
     bloom_filter fa = view(a, alen), fb = view(b, blen);
     bloom_error err;
-    if (bloom_check_compatible(&fa, &fb, &err) != BLOOM_OK)
+    if (bloom_combine_size(&fa, &fb, is_union ? BLOOM_OP_UNION : BLOOM_OP_INTERSECT, size, NULL,
+                           &err) != BLOOM_OK)
         return fail(&err, msg);
-    *nbits = bloom_combined_nbits(&fa, &fb);
     return BLOOM_OK;
 }
 
-/* a op b into out (bloom_serialized_size(bfpy_combined_nbits)): a folded
- * (or copied) into it, then b op-ed in, as both engines do. */
+/* a op b into out (bfpy_combine_size bytes), as both engines combine: a
+ * union of size classes keeps each, and neither saturates where the
+ * operands were not. */
 int bfpy_combine(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen, int is_union,
                  uint8_t *out, size_t outlen, char *msg)
 {
     bloom_filter fa = view(a, alen), fb = view(b, blen), res;
     bloom_error err;
-    bloom_status st = bloom_check_compatible(&fa, &fb, &err);
-    if (st == BLOOM_OK)
-        st = bloom_fold(&fa, bloom_combined_nbits(&fa, &fb), out, outlen, &res, &err);
-    if (st == BLOOM_OK)
-        st = is_union ? bloom_union_into(&res, &fb, &err) : bloom_intersect_into(&res, &fb, &err);
+    bloom_status st = bloom_combine(&fa, &fb, is_union ? BLOOM_OP_UNION : BLOOM_OP_INTERSECT,
+                                    BLOOM_REFUSE_SATURATED, out, outlen, &res, &err);
     return st == BLOOM_OK ? BLOOM_OK : fail(&err, msg);
 }
 
@@ -223,19 +302,6 @@ uint64_t bfpy_popcount(const uint8_t *buf, size_t len)
     return bloom_popcount(&f);
 }
 
-static void *heap_alloc(void *ctx, size_t size)
-{
-    (void)ctx;
-    return malloc(size);
-}
-
-static void heap_release(void *ctx, void *ptr)
-{
-    (void)ctx;
-    free(ptr);
-}
-
-static const bloom_allocator heap = {heap_alloc, heap_release, NULL};
 
 /* The self-sizing builder over n hashes, as bloom_agg(x) builds: a filter
  * sized for the distinct hashes at fpr, in *out (malloc; bfpy_free). */

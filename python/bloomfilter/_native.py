@@ -7,7 +7,7 @@ from ctypes import POINTER, c_char_p, c_double, c_int, c_int64, c_size_t, c_uint
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MESSAGE_SIZE = 256  # BLOOM_ERROR_MESSAGE_SIZE
-LAYOUTS = {0: 'classic', 1: 'blocked'}
+LAYOUTS = {0: 'classic', 1: 'blocked', 2: 'counting', 3: 'scalable'}
 
 
 def package_library(stem):
@@ -31,17 +31,23 @@ def _load():
         'bfpy_params_for_capacity': (c_int, [c_int, c_uint64, c_double, POINTER(c_uint64),
                                              POINTER(c_uint), c_char_p]),
         'bfpy_check_params': (c_int, [c_int, c_uint64, c_uint, c_char_p]),
-        'bfpy_serialized_size': (c_size_t, [c_uint64]),
+        'bfpy_layout_size': (c_size_t, [c_int, c_uint64]),
+        'bfpy_empty_size': (c_int, [c_int, c_int64, c_double, POINTER(c_size_t), c_char_p]),
+        'bfpy_empty_init': (c_int, [c_void_p, c_size_t, c_int, c_int64, c_double, c_uint64, c_char_p]),
         'bfpy_init': (c_int, [c_void_p, c_size_t, c_int, c_uint64, c_uint, c_uint64, c_char_p]),
         'bfpy_parse': (c_int, [u8p, c_size_t, POINTER(c_int), POINTER(c_uint), POINTER(c_uint64),
                                POINTER(c_uint64), c_char_p]),
         'bfpy_hash_int64': (c_uint64, [c_int64, c_uint64]),
         'bfpy_hash_double': (c_uint64, [c_double, c_uint64]),
         'bfpy_hash_bytes': (c_uint64, [c_char_p, c_size_t, c_uint64]),
-        'bfpy_add_hashes': (None, [c_void_p, c_size_t, POINTER(c_uint64), c_size_t]),
+        'bfpy_insert': (c_int, [c_void_p, c_size_t, POINTER(c_uint64), c_size_t, POINTER(c_void_p),
+                                POINTER(c_size_t), c_char_p]),
+        'bfpy_remove': (c_int, [c_void_p, c_size_t, c_uint64, c_char_p]),
+        'bfpy_to_classic_size': (c_int, [c_void_p, c_size_t, POINTER(c_size_t), c_char_p]),
+        'bfpy_to_classic': (c_int, [c_void_p, c_size_t, c_void_p, c_size_t, c_char_p]),
         'bfpy_contains_hashes': (None, [c_void_p, c_size_t, POINTER(c_uint64), c_size_t, c_void_p]),
-        'bfpy_combined_nbits': (c_int, [c_void_p, c_size_t, c_void_p, c_size_t, POINTER(c_uint64),
-                                        c_char_p]),
+        'bfpy_combine_size': (c_int, [c_void_p, c_size_t, c_void_p, c_size_t, c_int, POINTER(c_size_t),
+                                      c_char_p]),
         'bfpy_combine': (c_int, [c_void_p, c_size_t, c_void_p, c_size_t, c_int, c_void_p, c_size_t,
                                  c_char_p]),
         'bfpy_check_fold': (c_int, [c_void_p, c_size_t, c_uint64, c_char_p]),

@@ -14,9 +14,11 @@ import uuid
 
 from ._native import LAYOUTS, MESSAGE_SIZE, lib
 
+LAYOUT_IDS = {name: lid for lid, name in LAYOUTS.items()}
+
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 _STATUS = {1: 'invalid argument', 2: 'limit exceeded', 3: 'invalid filter bytes',
-           4: 'filters do not combine', 5: 'out of memory'}
+           4: 'filters do not combine', 5: 'out of memory', 6: 'saturated result'}
 
 
 class BloomError(ValueError):
@@ -40,7 +42,8 @@ def _check(code, msg):
 def _layout_id(layout):
     lid = lib.bfpy_layout_from_name(str(layout).encode())
     if lid < 0:
-        raise BloomError(1, f"unknown layout {layout!r}: use 'classic' or 'blocked'")
+        raise BloomError(1, f"unknown layout {layout!r}: use 'classic', 'blocked', 'counting' or "
+                            "'scalable'")
     return lid
 
 
@@ -160,9 +163,10 @@ class BloomFilter:
     """A Bloom filter with the bytes both engines use.
 
     BloomFilter(capacity, fpr=0.01, seed=0, layout='classic') is
-    bloom_empty(capacity, fpr, seed, layout); BloomFilter.with_params is
-    bloom_empty_mk; BloomFilter.from_values is bloom_agg(x) (sized for the
-    distinct values); BloomFilter.from_bytes reads a filter of either engine.
+    bloom_empty(capacity, fpr, seed, layout) (layouts 'classic', 'blocked',
+    'counting', 'scalable'); BloomFilter.with_params is bloom_empty_mk;
+    BloomFilter.from_values is bloom_agg(x) (sized for the distinct values);
+    BloomFilter.from_bytes reads a filter of either engine.
     """
 
     __slots__ = ('_buf', 'layout', 'nbits', 'nhashes', 'seed')
@@ -170,17 +174,21 @@ class BloomFilter:
     def __init__(self, capacity, fpr=0.01, seed=0, layout='classic'):
         if not isinstance(capacity, int) or capacity <= 0:
             raise BloomError(1, f'capacity must be a positive integer, got {capacity!r}')
+        if capacity > INT64_MAX:
+            raise BloomError(2, f'capacity {capacity} is beyond a 64-bit integer')
         lid = _layout_id(layout)
-        nbits, nhashes = ctypes.c_uint64(), ctypes.c_uint()
+        size = ctypes.c_size_t()
         msg = ctypes.create_string_buffer(MESSAGE_SIZE)
-        _check(lib.bfpy_params_for_capacity(lid, capacity, float(fpr), ctypes.byref(nbits),
-                                            ctypes.byref(nhashes), msg), msg)
-        self._init(lid, nbits.value, nhashes.value, _seed(seed))
+        _check(lib.bfpy_empty_size(lid, capacity, float(fpr), ctypes.byref(size), msg), msg)
+        self._buf = (ctypes.c_ubyte * size.value)()
+        _check(lib.bfpy_empty_init(self._buf, size.value, lid, capacity, float(fpr), _seed(seed), msg),
+               msg)
+        self._read_header()
 
     def _init(self, lid, nbits, nhashes, seed):
         msg = ctypes.create_string_buffer(MESSAGE_SIZE)
         _check(lib.bfpy_check_params(lid, nbits, nhashes, msg), msg)
-        size = lib.bfpy_serialized_size(nbits)
+        size = lib.bfpy_layout_size(lid, nbits)
         self._buf = (ctypes.c_ubyte * size)()
         _check(lib.bfpy_init(self._buf, size, lid, nbits, nhashes, seed, msg), msg)
         self._read_header()
@@ -265,10 +273,44 @@ class BloomFilter:
         return self.update((value,))
 
     def update(self, values):
-        """Add every value of an iterable (bloom_add_all); returns self."""
+        """Add every value of an iterable (bloom_add_all); returns self.  A
+        scalable filter grows by stages past its capacity (its bytes get
+        longer); a counting filter counts every value, repeats too."""
         hashes, n = _hashes(values, self.seed)
-        lib.bfpy_add_hashes(self._buf, len(self._buf), hashes, n)
+        out, size = ctypes.c_void_p(), ctypes.c_size_t()
+        msg = ctypes.create_string_buffer(MESSAGE_SIZE)
+        code = lib.bfpy_insert(self._buf, len(self._buf), hashes, n, ctypes.byref(out),
+                               ctypes.byref(size), msg)
+        if out.value:
+            try:  # a scalable filter's new bytes, even up to an error
+                self._buf = (ctypes.c_ubyte * size.value).from_buffer_copy(
+                    ctypes.string_at(out, size.value))
+            finally:
+                lib.bfpy_free(out)
+            self._read_header()
+        _check(code, msg)
         return self
+
+    def remove(self, value):
+        """bloom_remove: a counting filter without one count of value (None
+        removes nothing); returns self.  BloomError for another layout or a
+        value the filter says is absent (the filter is then unchanged)."""
+        if self.layout != 'counting':
+            raise BloomError(1, f'a {self.layout} filter has no counters: only a counting filter '
+                                "removes values (layout='counting')")
+        if value is not None:
+            msg = ctypes.create_string_buffer(MESSAGE_SIZE)
+            _check(lib.bfpy_remove(self._buf, len(self._buf), _hash(value, self.seed), msg), msg)
+        return self
+
+    def to_classic(self):
+        """bloom_to_classic: the classic filter of a counting filter's set."""
+        size = ctypes.c_size_t()
+        msg = ctypes.create_string_buffer(MESSAGE_SIZE)
+        _check(lib.bfpy_to_classic_size(self._buf, len(self._buf), ctypes.byref(size), msg), msg)
+        out = (ctypes.c_ubyte * size.value)()
+        _check(lib.bfpy_to_classic(self._buf, len(self._buf), out, size.value, msg), msg)
+        return type(self)._wrap(bytes(out))
 
     def _probe(self, values):
         values = list(values)
@@ -300,15 +342,16 @@ class BloomFilter:
             return True
         return None if None in answers else False
 
-    # ---- combining (sizes that divide fold to the smaller, as in SQL) ----
+    # ---- combining, as in SQL: a union of size classes keeps each (a
+    # scalable filter), an intersection is at the larger size ----
     def _combine(self, other, is_union):
         if not isinstance(other, BloomFilter):
             return NotImplemented
         msg = ctypes.create_string_buffer(MESSAGE_SIZE)
-        nbits = ctypes.c_uint64()
-        _check(lib.bfpy_combined_nbits(self._buf, len(self._buf), other._buf, len(other._buf),
-                                       ctypes.byref(nbits), msg), msg)
-        size = lib.bfpy_serialized_size(nbits.value)
+        nbytes = ctypes.c_size_t()
+        _check(lib.bfpy_combine_size(self._buf, len(self._buf), other._buf, len(other._buf),
+                                     int(is_union), ctypes.byref(nbytes), msg), msg)
+        size = nbytes.value
         out = (ctypes.c_ubyte * size)()
         _check(lib.bfpy_combine(self._buf, len(self._buf), other._buf, len(other._buf),
                                 int(is_union), out, size, msg), msg)
@@ -333,7 +376,7 @@ class BloomFilter:
         # The core's check first: the result's buffer is allocated only for
         # a size that divides this one (fold(2**36) is refused, not 8 GiB).
         _check(lib.bfpy_check_fold(self._buf, len(self._buf), nbits, msg), msg)
-        size = lib.bfpy_serialized_size(nbits)
+        size = lib.bfpy_layout_size(LAYOUT_IDS[self.layout], nbits)
         out = (ctypes.c_ubyte * size)()
         _check(lib.bfpy_fold(self._buf, len(self._buf), nbits, out, size, msg), msg)
         return type(self)._wrap(bytes(out))

@@ -147,3 +147,64 @@ class SameAsSQLiteTest(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class VariantsAsSQLiteTest(unittest.TestCase):
+    """Counting and scalable filters, and unions of size classes: the
+    client makes the bytes SQLite makes, and reads SQLite's."""
+
+    def setUp(self):
+        self.db = connect()
+
+    def one(self, sql, *args):
+        return self.db.execute(sql, args).fetchone()[0]
+
+    def test_counting_add_and_remove(self):
+        f = BloomFilter(2000, 0.01, 3, 'counting').update(range(2000))
+        for v in range(1000):
+            f.remove(v)
+        sql = self.one("""WITH RECURSIVE r(i, f) AS (
+                            SELECT 0, bloom_add_all(bloom_empty(2000, 0.01, 3, 'counting'),
+                                                    (SELECT json_group_array(value) FROM json_each(?)))
+                            UNION ALL SELECT i + 1, bloom_remove(f, i) FROM r WHERE i < 1000)
+                          SELECT f FROM r WHERE i = 1000""", str(list(range(2000))))
+        self.assertEqual(bytes(f), sql)
+        self.assertTrue(all(v in f for v in range(1000, 2000)))
+        self.assertEqual(f.layout, 'counting')
+        self.assertEqual(bytes(f.to_classic()), self.one('SELECT bloom_to_classic(?)', sql))
+        with self.assertRaisesRegex(BloomError, 'not in the filter'):
+            f.remove('never added')
+        with self.assertRaisesRegex(BloomError, 'has no counters'):
+            BloomFilter(10).remove(1)
+
+    def test_scalable_growth(self):
+        f = BloomFilter(100, 0.01, 0, 'scalable')
+        f.update(range(2500))
+        f.add('x')
+        sql = self.one("SELECT bloom_add(bloom_add_all(bloom_empty(100, 0.01, 0, 'scalable'), ?), 'x')",
+                       str(list(range(2500))))
+        self.assertEqual(bytes(f), sql)
+        self.assertEqual(f.layout, 'scalable')
+        self.assertTrue(all(v in f for v in range(2500)))
+        self.assertLessEqual(f.fpr(), 0.01)
+        self.assertEqual(BloomFilter.from_bytes(sql), f)
+        with self.assertRaisesRegex(BloomError, 'capacity and a rate'):
+            BloomFilter.with_params(1024, 7, 0, 'scalable')
+
+    def test_union_of_size_classes(self):
+        small = BloomFilter.from_values([1, 2])
+        large = BloomFilter.from_values(range(10, 10010))
+        u = small | large
+        self.assertEqual(u.layout, 'scalable')
+        self.assertEqual(bytes(u), self.one('SELECT bloom_union(?, ?)', bytes(small), bytes(large)))
+        self.assertEqual(bytes(small & large), self.one('SELECT bloom_intersect(?, ?)', bytes(small), bytes(large)))
+        self.assertTrue(all(v in u for v in [1, 2, 10, 5000, 10009]))
+        self.assertLess(u.fpr(), 0.02)
+        # one class, too full: refused, as in SQL
+        groups = [BloomFilter.from_values(range(g * 100, g * 100 + 100)) for g in range(50)]
+        with self.assertRaises(BloomError) as cm:
+            acc = groups[0]
+            for g in groups[1:]:
+                acc = acc | g
+        self.assertEqual(cm.exception.status, 'saturated result')
+        self.assertIn('bloom_agg(x, capacity, fpr)', cm.exception.hint)
