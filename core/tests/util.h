@@ -37,5 +37,6 @@ TEST_LIST(state_tests);
 TEST_LIST(fold_tests);
 TEST_LIST(order_tests);
 TEST_LIST(params_tests);
+TEST_LIST(slices_tests);
 
 #endif
