@@ -413,30 +413,41 @@ mark(Bitmapset **reached, BlockNumber blkno, BlockNumber nblocks)
 /*
  * Every page not reachable from the metapage is free: those marked so, new
  * ones, and those a crash left between two records of one change (marked
- * free here).  The caller holds the metapage exclusively, so nothing is
- * allocated meanwhile.  Returns the number of free pages.
+ * free here).  The counters of the metapage are set to what the walk
+ * counted (a crash between a change and the record of its counts leaves
+ * them off).  The caller holds the metapage buffer exclusively, so nothing
+ * is allocated meanwhile.  Returns the number of free pages.
  */
 static BlockNumber
-sweep(Relation index, const BsMetaData *meta, BlockNumber nblocks)
+sweep(Relation index, Buffer metabuf, BlockNumber nblocks)
 {
+	BsMetaData *meta = palloc(sizeof(BsMetaData));
 	Bitmapset  *reached = NULL;
 	BlockNumber nfree = 0,
 				nleaked = 0;
 	BlockNumber *leaked = palloc(Max(1, nblocks) * sizeof(BlockNumber));
+	BsGroup    *counted = palloc0(BS_MAX_GROUPS * sizeof(BsGroup));
+	uint64		aside = 0;
+	bool		same = true;
 
+	memcpy(meta, BsPageGetMeta(BufferGetPage(metabuf)), sizeof(BsMetaData));
+	bs_check_meta(index, meta);
 	mark(&reached, BS_METAPAGE_BLKNO, nblocks);
 	for (uint32 gi = 0; gi < meta->ngroups; gi++)
 	{
 		const BsGroup *g = &meta->groups[gi];
+		Size		size = BS_ENTRY_SIZE((g->nbits + 63) / 64 * 8);
 		BlockNumber blkno = g->pending_id != 0 ? g->pending_head : InvalidBlockNumber;
 		uint64		id = g->first_id;
 
 		while (blkno != InvalidBlockNumber)
 		{
 			Buffer		buf = lock_chain_page(index, blkno, BS_PAGE_PENDING, g->pending_id, nblocks);
+			Page		page = BufferGetPage(buf);
 
 			mark(&reached, blkno, nblocks);
-			blkno = BsPageGetOpaque(BufferGetPage(buf))->next;
+			counted[gi].pending_count += (((PageHeader) page)->pd_lower - BS_CONTENT_OFFSET) / size;
+			blkno = BsPageGetOpaque(page)->next;
 			UnlockReleaseBuffer(buf);
 		}
 		for (blkno = g->first_block; blkno != InvalidBlockNumber;)
@@ -447,19 +458,43 @@ sweep(Relation index, const BsMetaData *meta, BlockNumber nblocks)
 			mark(&reached, blkno, nblocks);
 			for (uint32 i = 0; i < h->nslicepages; i++)
 				mark(&reached, BS_HEADER_PAGES(h)[i], nblocks);
+			counted[gi].nblocks++;
+			counted[gi].nrows += h->nrows;
+			counted[gi].nlive += h->nlive;
 			blkno = h->next;
 			id = h->next_id;
 			UnlockReleaseBuffer(buf);
 		}
+		same &= counted[gi].nblocks == g->nblocks && counted[gi].nrows == g->nrows &&
+			counted[gi].nlive == g->nlive && counted[gi].pending_count == g->pending_count;
 	}
 	for (BlockNumber blkno = meta->aside_id != 0 ? meta->aside_head : InvalidBlockNumber;
 		 blkno != InvalidBlockNumber;)
 	{
 		Buffer		buf = lock_chain_page(index, blkno, BS_PAGE_ASIDE, meta->aside_id, nblocks);
+		Page		page = BufferGetPage(buf);
 
 		mark(&reached, blkno, nblocks);
-		blkno = BsPageGetOpaque(BufferGetPage(buf))->next;
+		aside += (((PageHeader) page)->pd_lower - BS_CONTENT_OFFSET) / sizeof(ItemPointerData);
+		blkno = BsPageGetOpaque(page)->next;
 		UnlockReleaseBuffer(buf);
+	}
+	if (!same || aside != meta->aside_count)
+	{
+		BsXlog		x;
+		BsMetaData *m;
+
+		bs_xlog_start(&x, index, false);
+		m = BsPageGetMeta(bs_xlog_page(&x, metabuf, false));
+		for (uint32 gi = 0; gi < meta->ngroups; gi++)
+		{
+			m->groups[gi].nblocks = counted[gi].nblocks;
+			m->groups[gi].nrows = counted[gi].nrows;
+			m->groups[gi].nlive = counted[gi].nlive;
+			m->groups[gi].pending_count = counted[gi].pending_count;
+		}
+		m->aside_count = aside;
+		bs_xlog_finish(&x);
 	}
 	for (BlockNumber blkno = 1; blkno < nblocks; blkno++)
 	{
@@ -486,6 +521,8 @@ sweep(Relation index, const BsMetaData *meta, BlockNumber nblocks)
 	if (nleaked > 0)
 		bs_free_pages(index, leaked, (int) nleaked);
 	pfree(leaked);
+	pfree(counted);
+	pfree(meta);
 	bms_free(reached);
 	return nfree;
 }
@@ -526,10 +563,9 @@ bs_vacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
 
 	metabuf = ReadBuffer(index, BS_METAPAGE_BLKNO);
 	LockBuffer(metabuf, BUFFER_LOCK_EXCLUSIVE);
-	memcpy(meta, BsPageGetMeta(BufferGetPage(metabuf)), sizeof(BsMetaData));
-	bs_check_meta(index, meta);
 	nblocks = RelationGetNumberOfBlocks(index);
-	stats->pages_free = sweep(index, meta, nblocks);
+	stats->pages_free = sweep(index, metabuf, nblocks);
+	memcpy(meta, BsPageGetMeta(BufferGetPage(metabuf)), sizeof(BsMetaData));
 	UnlockReleaseBuffer(metabuf);
 	IndexFreeSpaceMapVacuum(index);
 	UnlockPage(index, BS_METAPAGE_BLKNO, ExclusiveLock);
