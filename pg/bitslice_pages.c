@@ -137,7 +137,8 @@ bs_cap_max(uint32 nbits)
 {
 	uint32		cap;
 
-	for (cap = BS_MAX_CAP; cap > BS_MIN_CAP; cap /= 2)
+	/* the most slots, in whole words, whose header fits a page */
+	for (cap = BS_MAX_CAP; cap > BS_MIN_CAP; cap -= 64)
 		if (bs_header_size(cap, nbits) <= BS_PAGE_CAPACITY)
 			break;
 	return (uint16) cap;

@@ -222,8 +222,7 @@ static int connect_or_create(sqlite3 *db, int argc, const char *const *argv, sql
              "live BLOB NOT NULL, rids BLOB NOT NULL);"
              "CREATE INDEX \"%w\".\"%w_blocks_grp\" ON \"%w_blocks\"(grp, id);"
              "CREATE TABLE \"%w\".\"%w_slices\"(id INTEGER PRIMARY KEY, data BLOB NOT NULL);"
-             "CREATE TABLE \"%w\".\"%w_map\"(rid INTEGER PRIMARY KEY, block INTEGER NOT NULL, "
-             "slot INTEGER NOT NULL);"
+             "CREATE TABLE \"%w\".\"%w_map\"(rid INTEGER PRIMARY KEY, loc INTEGER NOT NULL);"
              "CREATE TABLE \"%w\".\"%w_aside\"(rid INTEGER PRIMARY KEY);"
              "INSERT INTO \"%w\".\"%w_config\" VALUES ('table', %Q), ('column', %Q), "
              "('max_nbits', %lld), ('version', 1);",
@@ -564,7 +563,8 @@ static int query(bs_index *ix, bf_stored_probe *probe, sqlite3_int64 **out, int 
         goto out;
 
     /* each candidate probed in its own filter, in rowid order */
-    qsort(cands.v, (size_t)cands.n, sizeof cands.v[0], compare_rowids);
+    if (cands.n > 1)
+        qsort(cands.v, (size_t)cands.n, sizeof cands.v[0], compare_rowids);
     for (int i = 0; i < cands.n && rc == SQLITE_OK; i++) {
         if (i > 0 && cands.v[i] == cands.v[i - 1])
             continue;

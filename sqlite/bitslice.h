@@ -16,7 +16,7 @@
  *   NAME_pending(rid, grp, bits)               a row not sliced yet
  *   NAME_blocks(id, grp, cap, nrows, nlive, live, rids)
  *   NAME_slices(id, data)                      id = block * 65536 + page
- *   NAME_map(rid, block, slot)                 where a sliced row is
+ *   NAME_map(rid, loc)                         where a sliced row is: block * 1024 + slot
  *   NAME_aside(rid)                            rows every probe returns
  *
  * SQLite's transactions make every change atomic; nothing here is about
@@ -33,7 +33,9 @@
 #define BS_MIN_CAP 64
 #define BS_MAX_CAP 1024
 #define BS_MAX_GROUPS 64
-#define BS_PAGE_BYTES 4000 /* slice bytes in one row of NAME_slices */
+/* Slice bytes in one row of NAME_slices: a row of this and its record
+ * header is one cell of a 4 KiB page (at most 4,061 bytes of payload). */
+#define BS_PAGE_BYTES 4048
 #define BS_PAGE_SHIFT 16   /* NAME_slices.id = block << 16 | page */
 #define BS_DEFAULT_MAX_NBITS 32768
 #define BS_LIMIT_MAX_NBITS (1 << 20)

@@ -30,8 +30,9 @@ static const char *const templates[BS_NSTMT] = {
     [BS_ASIDE_INSERT] = "INSERT OR REPLACE INTO \"%w\".\"%w_aside\"(rid) VALUES (?1)",
     [BS_ASIDE_DELETE] = "DELETE FROM \"%w\".\"%w_aside\" WHERE rid = ?1",
     [BS_ASIDE_ALL] = "SELECT rid FROM \"%w\".\"%w_aside\" ORDER BY rid",
-    [BS_MAP_GET] = "SELECT block, slot FROM \"%w\".\"%w_map\" WHERE rid = ?1",
-    [BS_MAP_INSERT] = "INSERT OR REPLACE INTO \"%w\".\"%w_map\"(rid, block, slot) VALUES (?1, ?2, ?3)",
+    /* loc = block * 1024 + slot: one integer a row */
+    [BS_MAP_GET] = "SELECT loc / 1024, loc %% 1024 FROM \"%w\".\"%w_map\" WHERE rid = ?1",
+    [BS_MAP_INSERT] = "INSERT OR REPLACE INTO \"%w\".\"%w_map\"(rid, loc) VALUES (?1, ?2 * 1024 + ?3)",
     [BS_MAP_DELETE] = "DELETE FROM \"%w\".\"%w_map\" WHERE rid = ?1",
     [BS_BLOCK_LAST] = "SELECT id FROM \"%w\".\"%w_blocks\" WHERE grp = ?1 ORDER BY id DESC LIMIT 1",
     [BS_BLOCK_GET] = "SELECT grp, cap, nrows, nlive, live, rids FROM \"%w\".\"%w_blocks\" WHERE id = ?1",
