@@ -6,14 +6,13 @@
 -- PostgreSQL names its own, the hash opclass's bloom_type_hash and
 -- bloom_type_extended_hash and min/max's bloom_smaller and bloom_larger),
 -- and its comment starts with "internal:" and says what it supports.
--- The array types of the extension's types (bloom[], bloom_builder[]) are
--- members too from some minor releases on (17.12, 18.6, 19 as tested; not
--- 15.20 or 16.2): they are left out, so that every major counts alike.
+-- (The array types PostgreSQL makes for bloom and bloom_builder are members
+-- from 17 on, implied before: left out, so every major counts alike.)
 CREATE TEMP VIEW members AS
 SELECT d.classid, d.objid FROM pg_depend d JOIN pg_extension e ON d.refobjid = e.oid
 WHERE d.refclassid = 'pg_extension'::regclass AND e.extname = 'bloomfilter' AND d.deptype = 'e'
-  AND NOT EXISTS (SELECT FROM pg_type t
-                  WHERE d.classid = 'pg_type'::regclass AND t.oid = d.objid AND t.typcategory = 'A');
+  AND NOT (d.classid = 'pg_type'::regclass
+           AND EXISTS (SELECT FROM pg_type t WHERE t.oid = d.objid AND t.typelem <> 0));
 
 -- the objects by kind
 SELECT CASE WHEN m.classid = 'pg_proc'::regclass THEN

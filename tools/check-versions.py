@@ -171,8 +171,9 @@ if majors:
     check("debian/pgversions starts at the oldest major of pg/majors",
           pgversions == [f"{majors[0]}+"], f"debian/pgversions: {pgversions}")
     spoken = ", ".join(str(m) for m in majors[:-1]) + f" and {majors[-1]}"
-    check(f"README.md says which majors are supported (\"PostgreSQL {spoken}\")",
-          f"PostgreSQL {spoken}" in open("README.md").read())
+    for path in ("README.md", "bloomfilter.control"):
+        check(f"{path} says which majors are supported (\"PostgreSQL {spoken}\")",
+              f"PostgreSQL {spoken}" in open(path).read())
 
 print(f"versions: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

@@ -158,8 +158,10 @@ BEGIN
         partial := false;
         combine := false;
         FOR line IN EXECUTE format('EXPLAIN (VERBOSE, COSTS OFF) SELECT %s FROM t_dist', calls[i]) LOOP
-            partial := partial OR strpos(line, format('worker_partial_agg(%L::regprocedure', agg)) > 0;
-            combine := combine OR strpos(line, 'coord_combine_agg(') > 0;
+            -- worker_partial_agg and coord_combine_agg; Citus 14 ships the
+            -- states in binary: worker_binary_partial_agg, coord_binary_combine_agg
+            partial := partial OR strpos(line, format('partial_agg(%L::regprocedure', agg)) > 0;
+            combine := combine OR strpos(line, 'combine_agg(') > 0;
         END LOOP;
         IF NOT (partial AND combine) THEN
             RETURN NULL;
