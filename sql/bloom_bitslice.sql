@@ -204,6 +204,13 @@ SELECT pg_relation_size('bs_f') <= :size_before AS no_larger_than_before,
 SELECT * FROM pg_temp.check_all();
 REINDEX INDEX bs_f;
 SELECT * FROM pg_temp.check_all();
+-- built and rebuilt concurrently (the validation pass reads every entry
+-- through bulk delete's callback)
+DROP INDEX bs_f;
+CREATE INDEX CONCURRENTLY bs_f ON bs USING bloom_bitslice (f);
+REINDEX INDEX CONCURRENTLY bs_f;
+SELECT pg_temp.indexed('bs_f'), count(*) FILTER (WHERE f IS NOT NULL) AS non_null_rows FROM bs;
+SELECT * FROM pg_temp.check_all();
 
 -- ---------------------------------------------------------------------------
 -- max_nbits: larger filters folded, those it cannot fold kept aside
@@ -233,6 +240,26 @@ CREATE INDEX ON bs USING bloom_bitslice (f) WITH (fillfactor = 50);
 -- one column, of type bloom
 CREATE INDEX ON bs USING bloom_bitslice (f, id);
 CREATE INDEX ON bs USING bloom_bitslice (id);
+
+-- an index on an expression, and a partial index
+CREATE INDEX bs_expr ON bs USING bloom_bitslice (bloom_add(f, 'added'));
+SET enable_seqscan = off;
+SELECT * FROM pg_temp.explain($$SELECT count(*) FROM bs WHERE bloom_add(f, 'added') @> 77$$);
+SELECT count(*) FROM bs WHERE bloom_add(f, 'added') @> 77;
+RESET enable_seqscan;
+SET enable_bitmapscan = off;
+SELECT count(*) FROM bs WHERE bloom_add(f, 'added') @> 77;
+RESET enable_bitmapscan;
+DROP INDEX bs_expr;
+CREATE INDEX bs_part ON bs USING bloom_bitslice (f) WHERE id < 2000;
+SET enable_seqscan = off;
+SELECT * FROM pg_temp.explain('SELECT count(*) FROM bs WHERE f @> 77 AND id < 2000');
+SELECT count(*) FROM bs WHERE f @> 77 AND id < 2000;
+RESET enable_seqscan;
+SET enable_bitmapscan = off;
+SELECT count(*) FROM bs WHERE f @> 77 AND id < 2000;
+RESET enable_bitmapscan;
+DROP INDEX bs_part;
 
 -- ---------------------------------------------------------------------------
 -- an unlogged table (the index's init fork), an empty table
