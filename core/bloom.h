@@ -227,8 +227,15 @@ static inline uint64_t bloom_geometry_nbytes(const bloom_geometry *g)
     return (g->nbits + 63) / 64 * 8;
 }
 
-/* The largest size at most max_nbits that f folds to (bloom_check_fold):
- * f's own when it is at most max_nbits; 0 when there is none. */
+/* Whether an index can slice f's bits at all: a positive check of what it
+ * knows (the classic and blocked layouts, the canonical hash, this format
+ * version), so a filter of any other layout, including one added later, is
+ * refused here and kept aside by the host, a candidate of every probe. */
+bool bloom_sliceable(const bloom_filter *f);
+
+/* The largest size at most max_nbits that a filter of layout and nbits
+ * folds to (bloom_check_fold): its own when it is at most max_nbits; 0 when
+ * there is none, or when the layout is not one an index slices. */
 uint64_t bloom_fold_target(int layout, uint64_t nbits, uint64_t max_nbits);
 
 /*
@@ -238,22 +245,25 @@ uint64_t bloom_fold_target(int layout, uint64_t nbits, uint64_t max_nbits);
  * f's own when f->nbits <= max_nbits, else f folded to
  * bloom_fold_target(...), bit for bit the filter of the same values built
  * at that size.  false, with nothing written: f cannot be indexed at that
- * size, because no size divides its own or because folded it is saturated
- * (it would answer "maybe" to at least half of all values).  An index keeps
- * such a row aside, as a candidate of every probe.  target, when not 0, is
- * bloom_fold_target(f->layout, f->nbits, max_nbits) computed before (a host
- * caches it: it costs up to sqrt(nbits) divisions for an odd size).
+ * size, because it is not sliceable (bloom_sliceable: a layout, hash or
+ * version the index does not know), because no size divides its own or
+ * because folded it is saturated (it would answer "maybe" to at least half
+ * of all values).  An index keeps such a row aside, as a candidate of
+ * every probe.  target, when not 0, is bloom_fold_target(f->layout,
+ * f->nbits, max_nbits) computed before (a host caches it: it costs up to
+ * sqrt(nbits) divisions for an odd size).
  */
 bool bloom_signature(const bloom_filter *f, uint64_t max_nbits, uint64_t target,
                      bloom_geometry *out, uint8_t *bits);
 
-/* Whether g is a geometry a filter may have (bloom_check_params): for hosts
- * that read one back from storage. */
+/* Whether g is a geometry an index may hold (a sliceable layout, and
+ * bloom_check_params): for hosts that read one back from storage. */
 bloom_status bloom_check_geometry(const bloom_geometry *g, bloom_error *err);
 
 /* The bit positions, in [0, g->nbits), a probe of hash tests in a filter of
  * geometry g: classic its k bits, blocked the 8 bits of its block; returns
- * their count.  A filter of g may contain the value when all are set. */
+ * their count (0 for a geometry bloom_check_geometry refuses).  A filter of
+ * g may contain the value when all are set. */
 unsigned bloom_probe_bits(const bloom_geometry *g, uint64_t hash, uint64_t *bits);
 
 /*

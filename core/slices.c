@@ -15,8 +15,35 @@
  */
 #include "internal.h"
 
+/*
+ * The layouts whose bits an index can slice, by a list of those known, never
+ * by excluding others: classic and blocked place a value on bits of one
+ * array, which folding keeps and bloom_probe_bits names.  Any other layout
+ * (one added later, such as counting's counters or scalable's stages) is
+ * kept aside by the hosts and found by their recheck.
+ */
+static bool sliceable_layout(int layout)
+{
+    switch (layout) {
+    case BLOOM_LAYOUT_CLASSIC:
+    case BLOOM_LAYOUT_BLOCKED:
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool bloom_sliceable(const bloom_filter *f)
+{
+    return sliceable_layout(f->layout) && f->hash_id == BLOOM_HASH_XXH64_CANONICAL &&
+           f->version == BLOOM_FORMAT_VERSION && f->nbits >= 1 &&
+           f->nbytes == (f->nbits + 63) / 64 * 8;
+}
+
 uint64_t bloom_fold_target(int layout, uint64_t nbits, uint64_t max_nbits)
 {
+    if (!sliceable_layout(layout))
+        return 0;
     if (nbits <= max_nbits)
         return nbits;
     /* in the unit that must divide: bits, or 256-bit blocks */
@@ -43,6 +70,8 @@ uint64_t bloom_fold_target(int layout, uint64_t nbits, uint64_t max_nbits)
 bool bloom_signature(const bloom_filter *f, uint64_t max_nbits, uint64_t target,
                      bloom_geometry *out, uint8_t *bits)
 {
+    if (!bloom_sliceable(f))
+        return false;
     if (target == 0)
         target = bloom_fold_target(f->layout, f->nbits, max_nbits);
     if (target == 0 || target > max_nbits || target > f->nbits)
@@ -67,6 +96,9 @@ bool bloom_signature(const bloom_filter *f, uint64_t max_nbits, uint64_t target,
 
 bloom_status bloom_check_geometry(const bloom_geometry *g, bloom_error *err)
 {
+    if (!sliceable_layout(g->layout))
+        return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT,
+                          "layout %d is not one a bit-sliced index holds", g->layout);
     return bloom_check_params(g->layout, g->nbits, g->nhashes, err);
 }
 
@@ -80,6 +112,8 @@ unsigned bloom_probe_bits(const bloom_geometry *g, uint64_t hash, uint64_t *bits
                       .nbits = g->nbits,
                       .nbytes = bloom_geometry_nbytes(g),
                       .bits = NULL};
+    if (!sliceable_layout(g->layout))
+        return 0; /* bloom_check_geometry refuses it: never reached */
     if (g->layout == BLOOM_LAYOUT_BLOCKED) {
         /* bit b of word i of the block is bit 32 i + b of the block */
         uint64_t base = blocked_block_index(&f, hash) * BLOOM_BLOCK_BITS;

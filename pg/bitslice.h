@@ -232,7 +232,8 @@ typedef struct BsRow
 	uint8	   *bits;
 } BsRow;
 
-/* The signature of a filter datum (detoasted, validated), as bloom_signature. */
+/* The signature of a filter datum, as bloom_signature; false (the row goes
+ * aside, never an error) also for bytes that do not parse. */
 extern bool bs_signature(Datum value, uint32 max_nbits, bloom_geometry *geo, uint8 *bits);
 /* The group of geo in meta, or -1. */
 extern int	bs_find_group(const BsMetaData *meta, const bloom_geometry *geo);

@@ -28,6 +28,14 @@ static struct
 	uint64		target;
 }			fold_cache;
 
+/*
+ * A row whose bytes the core does not slice goes aside, never an error: a
+ * layout, hash or version it does not know (bloom_sliceable, a positive
+ * check, so a layout a later release adds goes aside too), or bytes that do
+ * not parse at all (the type's input checked them, so only forged or
+ * damaged values).  The recheck reads such a row's filter as a sequential
+ * scan does, and answers, or raises, as it does.
+ */
 bool
 bs_signature(Datum value, uint32 max_nbits, bloom_geometry *geo, uint8 *bits)
 {
@@ -36,8 +44,10 @@ bs_signature(Datum value, uint32 max_nbits, bloom_geometry *geo, uint8 *bits)
 	uint64		target;
 	bool		ok;
 
-	bloom_parse_stored(VARDATA(flat), VARSIZE(flat) - VARHDRSZ, &f);
-	if (f.nbits <= max_nbits)
+	if (bloom_parse(VARDATA(flat), VARSIZE(flat) - VARHDRSZ, &f, NULL) != BLOOM_OK ||
+		!bloom_sliceable(&f))
+		target = 0;
+	else if (f.nbits <= max_nbits)
 		target = f.nbits;
 	else if (fold_cache.layout == f.layout && fold_cache.nbits == f.nbits &&
 			 fold_cache.max_nbits == max_nbits)

@@ -145,6 +145,55 @@ static void test_signature(void)
 }
 
 /*
+ * What the index does not know it does not index: a filter whose layout is
+ * not classic or blocked (2 and 3 are what a later release calls counting
+ * and scalable; 255 anything), whose hash id or version is another, is
+ * refused by bloom_signature with nothing written, at every size and limit,
+ * so the hosts keep it aside; a stored geometry of such a layout is refused
+ * as damaged, and no probe positions are named for it.
+ */
+static void test_unknown_is_not_sliced(void)
+{
+    bloom_filter f;
+    uint8_t *buf = new_filter(BLOOM_LAYOUT_CLASSIC, 4096, 7, 3, &f);
+    for (uint64_t i = 0; i < 100; i++)
+        bloom_add_hash(&f, key_at(51, i));
+    uint8_t bits[1 << 13];
+    bloom_geometry g = {0};
+    CHECK(bloom_sliceable(&f));
+    static const uint8_t layouts[] = {2, 3, 4, 255};
+    for (unsigned i = 0; i < sizeof layouts; i++) {
+        bloom_filter other = f;
+        other.layout = layouts[i];
+        CHECK(!bloom_sliceable(&other));
+        for (uint64_t max = 256; max <= 32768; max *= 8) {
+            memset(bits, 0xa5, sizeof bits);
+            CHECK_MSG(!bloom_signature(&other, max, 0, &g, bits), "layout %u indexed", layouts[i]);
+            CHECK(!bloom_signature(&other, max, 256, &g, bits));
+            CHECK(bits[0] == 0xa5 && bits[sizeof bits - 1] == 0xa5);
+        }
+        CHECK(bloom_fold_target(layouts[i], 4096, 32768) == 0);
+        CHECK(bloom_fold_target(layouts[i], 1 << 20, 32768) == 0);
+        bloom_geometry stored = {layouts[i], 7, 3, 4096};
+        CHECK(bloom_check_geometry(&stored, NULL) == BLOOM_E_INVALID_ARGUMENT);
+        uint64_t pos[BLOOM_MAX_NHASHES];
+        CHECK(bloom_probe_bits(&stored, 42, pos) == 0);
+    }
+    bloom_filter other = f;
+    other.hash_id = BLOOM_HASH_XXH64_CANONICAL + 1;
+    CHECK(!bloom_signature(&other, 32768, 0, &g, bits));
+    other = f;
+    other.version = BLOOM_FORMAT_VERSION + 1;
+    CHECK(!bloom_signature(&other, 32768, 0, &g, bits));
+    other = f;
+    other.nbytes = f.nbytes / 2; /* an array of another shape than nbits bits */
+    CHECK(!bloom_signature(&other, 32768, 0, &g, bits));
+    /* and the filter itself still is */
+    CHECK(bloom_signature(&f, 32768, 0, &g, bits) && g.nbits == 4096);
+    free(buf);
+}
+
+/*
  * An index in memory: filters of mixed sizes (one above the limit, folded),
  * slices per 64 rows, probes by ANDing the probe's slices.  The rows found
  * are exactly those whose indexed filter answers true, a superset of those
@@ -227,6 +276,8 @@ const test_case slices_tests[] = {
     {"slices: fold targets are the largest divisor within the limit", test_fold_target},
     {"slices: the indexed bit array is the filter, folded, or nothing when saturated",
      test_signature},
+    {"slices: a layout, hash or version it does not know is never sliced (kept aside)",
+     test_unknown_is_not_sliced},
     {"slices: an index in memory finds every member, as the filters answer", test_index_in_memory},
 };
 const size_t slices_tests_count = sizeof slices_tests / sizeof slices_tests[0];

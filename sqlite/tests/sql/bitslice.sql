@@ -144,6 +144,24 @@ SELECT count(*) FROM bloom_search('daily', 'f', 1);
 SELECT count(*) FROM daily_f WHERE value = 1;
 DELETE FROM daily WHERE id = 20000;
 SELECT * FROM compare;
+-- filters the index does not know: it slices the layouts it knows (classic,
+-- blocked), by a list of them, so any other layout (one a later release
+-- adds), hash id or format version is kept aside.  Forged here (this build's
+-- parser refuses them too): version 2, layout byte 2 (what 'counting' will
+-- be), hash id 2.  No error at INSERT; every probe returns them, and probes
+-- them as the scan does (an error naming the row); deleted, they are gone.
+INSERT INTO daily SELECT 20000 + b.value, 'unknown byte ' || b.value,
+    CAST(substr(bloom_add(bloom_empty(10), 77), 1, b.value) || X'02' ||
+         substr(bloom_add(bloom_empty(10), 77), b.value + 2) AS BLOB)
+FROM generate_series(4, 6) b;
+SELECT group_concat(rid) AS aside FROM daily_f_aside WHERE rid BETWEEN 20004 AND 20006;
+SELECT count(*) FROM daily_f WHERE value = 77;
+SELECT count(*) FROM bloom_search('daily', 'f', 77);
+DELETE FROM daily WHERE id IN (20004, 20006);
+SELECT count(*) FROM daily_f WHERE value = 78;
+DELETE FROM daily WHERE id = 20005;
+SELECT group_concat(rid) AS aside FROM daily_f_aside WHERE rid BETWEEN 20004 AND 20006;
+SELECT * FROM compare;
 
 -- ---------------------------------------------------------------------------
 -- damaged shadow tables: an error naming the index, never a crash
@@ -172,6 +190,9 @@ UPDATE daily_f_pending SET bits = X'01';
 SELECT count(*) FROM daily_f WHERE value = 1;
 ROLLBACK TO damage;
 UPDATE daily_f_groups SET nhashes = 0;
+SELECT count(*) FROM daily_f WHERE value = 1;
+ROLLBACK TO damage;
+UPDATE daily_f_groups SET layout = 2;
 SELECT count(*) FROM daily_f WHERE value = 1;
 ROLLBACK TO damage;
 UPDATE daily_f_groups SET nbits = 100000000;
