@@ -126,8 +126,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             "UPDATE t_f_blocks SET cap = length(?1)", "UPDATE t_f_blocks SET nrows = length(?1)",
             "UPDATE t_f_slices SET data = ?1", "UPDATE t_f_pending SET bits = ?1",
             "UPDATE t_f_groups SET nbits = length(?1) * 8", "UPDATE t_f_groups SET seed = length(?1)",
-            "UPDATE t_f_map SET slot = length(?1)", "UPDATE t_f_config SET v = ?1 WHERE k = 'max_nbits'",
+            "UPDATE t_f_map SET loc = length(?1)", "UPDATE t_f_config SET v = ?1 WHERE k = 'max_nbits'",
             "INSERT INTO t_f_aside VALUES (length(?1))", "UPDATE t_f_groups SET pending = length(?1)",
+            /* a layout the index does not slice (2, 3: what counting and
+             * scalable will be) is damage, never read as classic */
+            "UPDATE t_f_groups SET layout = length(?1)",
         };
         valid_rows();
         sqlite3_stmt *st;
