@@ -29,16 +29,22 @@ bench-variants: build/bench/bench_variants
 
 # PostgreSQL benchmarks against built-in baselines, in one throwaway server
 # of the major PG (default: the first of pg/majors): PG=18 make bench-pg.
-.PHONY: bench-pg bench-pg-sliced bench-pg-batched bench-citus
+.PHONY: bench-pg bench-pg-sliced bench-pg-batched bench-pg-bitslice bench-citus
 bench-pg:
 	tools/install-deps.sh --quiet bench
-	bench/run_pg.sh bench/bench_pg.sh bench/bench_pg_sliced.sh bench/bench_pg_batched.sh
+	bench/run_pg.sh bench/bench_pg.sh bench/bench_pg_sliced.sh bench/bench_pg_batched.sh \
+	    bench/bench_pg_bitslice.sh
 # Sliced probes of stored filters alone (also part of bench-pg).
 bench-pg-sliced:
 	bench/run_pg.sh bench/bench_pg_sliced.sh
 # The batched probe scan alone, row by row against batched (also part of bench-pg).
 bench-pg-batched:
 	bench/run_pg.sh bench/bench_pg_batched.sh
+# The index over a column of filters, bloom_bitslice (also part of bench-pg):
+# 10^5 and 10^6 stored filters, probes against the sequential scan, build
+# against bloom_union_agg, size against the filters.
+bench-pg-bitslice:
+	bench/run_pg.sh bench/bench_pg_bitslice.sh
 # bloom_agg on a real Citus cluster against a local table (needs ../shared/citus).
 bench-citus:
 	bench/bench_citus.sh

@@ -18,7 +18,10 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--rows", type=int, default=10_000_000)
 parser.add_argument("--repeat", type=int, default=3)
 parser.add_argument("--extension", default="build/bloomfilter")
-parser.add_argument("--only", choices=["agg", "probe", "join", "sliced"], help="run one section")
+parser.add_argument("--only", choices=["agg", "probe", "join", "sliced", "bitslice"],
+                    help="run one section")
+parser.add_argument("--bitslice-rows", type=int, default=100_000,
+                    help="stored filters of the bitslice section")
 args = parser.parse_args()
 N = args.rows
 
@@ -51,7 +54,7 @@ def setup(what, sql):
 print("bench-sqlite: SQLite %s, %d rows, CPU time, best of %d interleaved rounds"
       % (sqlite3.sqlite_version, N, args.repeat))
 probe = {}
-if args.only != "sliced":
+if args.only not in ("sliced", "bitslice"):
     print("setup:")
     # x: N distinct values; y: 100k distinct (a filter of 128 KiB); z: 1000.
     setup("t(x, y, z): %d rows" % N,
@@ -212,6 +215,66 @@ if section("sliced"):
                                                            best[i] / best[0]), flush=True)
             db.execute("DROP TABLE main.%s" % table)
             db.execute("DROP TABLE big_pages.%s" % table)
+
+if section("bitslice"):
+    # An index over a column of filters (the module bloom_bitslice): 20
+    # values probed through it and by bloom_search's scan of every filter
+    # (the same rowids, asserted); its build against a bloom_union_agg over
+    # the column (both read every filter once); its size against the
+    # filters'.  Filters of 10 to 1,000 values, as make bench-pg-bitslice's.
+    n = args.bitslice_rows
+    print("-- an index over a column of %d filters (10 to 1,000 values each)" % n)
+    start = time.perf_counter()
+    db.execute("CREATE TABLE stored (id INTEGER PRIMARY KEY, f BLOB)")
+    db.execute("WITH RECURSIVE r(v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM r WHERE v < %d) "
+               "INSERT INTO stored SELECT v, (WITH RECURSIVE s(x) AS (SELECT 1 UNION ALL "
+               "SELECT x + 1 FROM s WHERE x < 10 + ((r.v * 2654435761) %% 1024) %% 991) "
+               "SELECT bloom_agg((r.v + x * 7) %% 1000000) FROM s) FROM r" % n)
+    filter_bytes = one("SELECT sum(length(f)) FROM stored")
+    print("  %-58s %6.1f s" % ("setup: %d filters, %.1f MiB" % (n, filter_bytes / 2**20),
+                               time.perf_counter() - start), flush=True)
+    values = [(g * 48271) % 1000000 for g in range(1, 21)]
+
+    def probes(sql):
+        out = []
+        for v in values:
+            out.append(tuple(r[0] for r in db.execute(sql, (v,))))
+        return out
+
+    def best_of(fn):
+        best, result = float("inf"), None
+        for _ in range(args.repeat):
+            start = time.process_time()
+            result = fn()
+            best = min(best, time.process_time() - start)
+        return best, result
+
+    scan_t, scanned = best_of(lambda: probes("SELECT id FROM bloom_search('stored', 'f', ?)"))
+    union_t, _ = best_of(lambda: one("SELECT length(bloom_union_agg(f)) FROM stored"))
+    size_before = one("PRAGMA page_count") * one("PRAGMA page_size")
+
+    def build():
+        db.execute("DROP TABLE IF EXISTS stored_f")
+        db.execute("CREATE VIRTUAL TABLE stored_f USING bloom_bitslice(stored, f)")
+    build_t, _ = best_of(build)
+    index_bytes = one("PRAGMA page_count") * one("PRAGMA page_size") - size_before
+    search_t, searched = best_of(lambda: probes("SELECT id FROM bloom_search('stored', 'f', ?)"))
+    vtab_t, direct = best_of(lambda: probes("SELECT rowid FROM stored_f WHERE value = ?"))
+    if scanned != searched or scanned != direct:
+        print("DIFFERENT ANSWERS through the index")
+        sys.exit(1)
+    print("  same answers: 20 probes, %d rows" % sum(len(r) for r in scanned))
+    print("  %-44s %9.2f ms" % ("probe, bloom_search scanning every filter", scan_t * 1000 / 20))
+    print("  %-44s %9.2f ms %7.1fx faster" % ("probe, bloom_search through the index",
+                                               search_t * 1000 / 20, scan_t / search_t))
+    print("  %-44s %9.2f ms %7.1fx faster" % ("probe, SELECT rowid ... WHERE value = v",
+                                               vtab_t * 1000 / 20, scan_t / vtab_t))
+    print("  %-44s %9.1f ms" % ("bloom_union_agg(f)", union_t * 1000))
+    print("  %-44s %9.1f ms %7.2fx bloom_union_agg" % ("CREATE VIRTUAL TABLE ... bloom_bitslice",
+                                                        build_t * 1000, build_t / union_t))
+    print("  %-44s %9.1f MiB %6.2fx the filters (%.1f MiB)" % (
+        "index (shadow tables)", index_bytes / 2**20, index_bytes / filter_bytes,
+        filter_bytes / 2**20), flush=True)
 
 missed = [r for r in rows if r[3] is not None and r[2] is not None and
           r[1] / next(b for b in rows if b[0] == r[2])[1] > r[3]]

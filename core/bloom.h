@@ -298,6 +298,81 @@ void bloom_probe_plan_for(const bloom_filter *f, uint64_t hash, bloom_probe_plan
 bool bloom_probe_plan_test(const bloom_filter *f, uint64_t hash, const bloom_probe_plan *plan,
                            const uint8_t *bytes);
 
+/* ---- bit-sliced indexes over many filters (core/slices.c) ---- */
+
+/*
+ * An index over a column of filters (docs/FORMAT.md "Bit-sliced index")
+ * keeps the filters of one geometry (layout, nhashes, seed, nbits) as bit
+ * slices: for each bit position, a bitmap over rows.  A probe then reads
+ * the k slices of its k bit positions instead of n filters.  The hosts
+ * store the slices (PostgreSQL pages, SQLite rows); the core says under
+ * which geometry a filter is indexed, which positions a probe reads, and
+ * turns rows into slices and back.
+ */
+typedef struct bloom_geometry {
+    uint8_t layout;
+    uint8_t nhashes;
+    uint64_t seed;
+    uint64_t nbits;
+} bloom_geometry;
+
+/* Bytes of the bit array of a filter of geometry g. */
+static inline uint64_t bloom_geometry_nbytes(const bloom_geometry *g)
+{
+    return (g->nbits + 63) / 64 * 8;
+}
+
+/* Whether an index can slice f's bits at all: a positive check of what it
+ * knows (the classic and blocked layouts, the canonical hash, this format
+ * version), so a filter of any other layout, including one added later, is
+ * refused here and kept aside by the host, a candidate of every probe. */
+bool bloom_sliceable(const bloom_filter *f);
+
+/* The largest size at most max_nbits that a filter of layout and nbits
+ * folds to (bloom_check_fold): its own when it is at most max_nbits; 0 when
+ * there is none, or when the layout is not one an index slices. */
+uint64_t bloom_fold_target(int layout, uint64_t nbits, uint64_t max_nbits);
+
+/*
+ * The geometry an index that holds at most max_nbits bits per filter files
+ * f under, and the bit array it indexes (written to bits, which holds
+ * ceil(max_nbits / 64) * 8 bytes; bloom_geometry_nbytes(out) are written):
+ * f's own when f->nbits <= max_nbits, else f folded to
+ * bloom_fold_target(...), bit for bit the filter of the same values built
+ * at that size.  false, with nothing written: f cannot be indexed at that
+ * size, because it is not sliceable (bloom_sliceable: a layout, hash or
+ * version the index does not know), because no size divides its own or
+ * because folded it is saturated (it would answer "maybe" to at least half
+ * of all values).  An index keeps such a row aside, as a candidate of
+ * every probe.  target, when not 0, is bloom_fold_target(f->layout,
+ * f->nbits, max_nbits) computed before (a host caches it: it costs up to
+ * sqrt(nbits) divisions for an odd size).
+ */
+bool bloom_signature(const bloom_filter *f, uint64_t max_nbits, uint64_t target,
+                     bloom_geometry *out, uint8_t *bits);
+
+/* Whether g is a geometry an index may hold (a sliceable layout, and
+ * bloom_check_params): for hosts that read one back from storage. */
+bloom_status bloom_check_geometry(const bloom_geometry *g, bloom_error *err);
+
+/* The bit positions, in [0, g->nbits), a probe of hash tests in a filter of
+ * geometry g: classic its k bits, blocked the 8 bits of its block; returns
+ * their count (0 for a geometry bloom_check_geometry refuses).  A filter of
+ * g may contain the value when all are set. */
+unsigned bloom_probe_bits(const bloom_geometry *g, uint64_t hash, uint64_t *bits);
+
+/*
+ * Rows to slices, 64 rows at a time: rows[j] (j < nrows <= 64) is a bit
+ * array of nbytes bytes (a multiple of 8); cols[p], for every p <
+ * 8 * nbytes, gets bit j set when bit p of rows[j] is set (rows past nrows
+ * count as zeros).  bloom_slices_to_rows is the inverse: rows[j] gets the
+ * bits j of the column words.
+ */
+void bloom_slices_from_rows(const uint8_t *const *rows, unsigned nrows, uint64_t nbytes,
+                            uint64_t *cols);
+void bloom_slices_to_rows(const uint64_t *cols, uint64_t nbytes, uint8_t *const *rows,
+                          unsigned nrows);
+
 /* ---- batched probes (core/probe_batch.c) ---- */
 
 /*

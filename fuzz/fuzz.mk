@@ -12,6 +12,7 @@ FUZZ_SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit
 FUZZ_CFLAGS = $(STD) $(WARN) -g -O1 -Icore -Isqlite -DSQLITE_CORE
 # The SQLite target links the extension itself and SQLite.
 FUZZ_LIBS_sqlite_sql = $(SQLITE_SRCS) -lsqlite3
+FUZZ_LIBS_sqlite_bitslice = $(SQLITE_SRCS) -lsqlite3
 FUZZ_DEPS = fuzz/fuzz.h $(CORE_SRCS) $(CORE_HDRS) $(SQLITE_SRCS) $(SQLITE_HDRS)
 
 build/fuzz/libfuzzer/%: fuzz/%.c $(FUZZ_DEPS)

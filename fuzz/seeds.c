@@ -215,6 +215,34 @@ int main(int argc, char **argv)
         free(scal);
     }
     free(counting);
+
+    /* SQLite bloom_bitslice (sqlite_bitslice.c): even first byte, filters
+     * each after its length in 8-byte units; odd, a shadow-table column and
+     * bytes to write there */
+    size_t large_size;
+    uint8_t *large = filter(BLOOM_LAYOUT_CLASSIC, 4096, 7, 5, 100, &large_size);
+    uint8_t in[4096 + 1024];
+    size_t n = 0;
+    in[n++] = 0;
+    in[n++] = (uint8_t)(size / 8);
+    memcpy(in + n, small, size);
+    n += size;
+    in[n++] = (uint8_t)(blocked_size / 8);
+    memcpy(in + n, blocked, blocked_size);
+    n += blocked_size;
+    put("sqlite_bitslice", "filters-small-blocked", in, n);
+    in[0] = 2;
+    in[1] = (uint8_t)((large_size / 8) & 0xff); /* folded to 512 bits: 600 bytes kept */
+    memcpy(in + 2, large, 600);
+    put("sqlite_bitslice", "filters-large", in, 602);
+    for (unsigned t = 0; t < 12; t++) {
+        char name[32];
+        uint8_t damage[2 + 16] = {1, (uint8_t)t};
+        memcpy(damage + 2, small, 16);
+        snprintf(name, sizeof name, "damage-%u", t);
+        put("sqlite_bitslice", name, damage, sizeof damage);
+    }
+    free(large);
     free(small);
     free(blocked);
     return 0;

@@ -27,6 +27,7 @@
  */
 #include "bloomfilter.h"
 #include "batched_probe.h"
+#include "bitslice.h"
 
 #include <limits.h>
 
@@ -38,6 +39,7 @@
 #include "catalog/pg_proc.h"
 #include "nodes/extensible.h"
 #include "nodes/nodeFuncs.h"
+#include "nodes/supportnodes.h"
 #include "optimizer/clauses.h"
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
@@ -257,17 +259,21 @@ offer_paths(PlannerInfo *root, RelOptInfo *rel, Index rti, RangeTblEntry *rte)
 
 /*
  * bloom_contains_support(internal): the planner support function of
- * bloom_contains and contained_in_bloom.  Its job is to be called: the
- * planner calls it while it simplifies a query, before it plans the scans,
- * which loads this module, and so installs the hook above, in a session
- * that has not used a filter yet.  It simplifies nothing.
+ * bloom_contains and contained_in_bloom.  The planner calls it while it
+ * simplifies a query, before it plans the scans, which loads this module,
+ * and so installs the hook above, in a session that has not used a filter
+ * yet.  It also turns the calls into index conditions of a bloom_bitslice
+ * index (bitslice_plan.c).
  */
 PG_FUNCTION_INFO_V1(bloom_contains_support);
 
 Datum
 bloom_contains_support(PG_FUNCTION_ARGS)
 {
-	(void) fcinfo;
+	Node	   *req = (Node *) PG_GETARG_POINTER(0);
+
+	if (IsA(req, SupportRequestIndexCondition))
+		PG_RETURN_POINTER(bs_index_condition(req));
 	PG_RETURN_POINTER(NULL);
 }
 

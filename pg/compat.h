@@ -89,4 +89,49 @@ path_copy_disabled_nodes_compat(Path *to, const Path *from)
 	((void) (flags), table_beginscan_parallel(rel, pscan))
 #endif
 
+/*
+ * 16: a relation grows by ExtendBufferedRel(); before, ReadBuffer(P_NEW)
+ * under the relation extension lock.  The shim serves the one use here:
+ * a page returned exclusively locked (EB_LOCK_FIRST), any fork.
+ */
+#include "storage/bufmgr.h"
+#include "storage/lmgr.h"
+#if PG_VERSION_NUM < 160000
+#define EB_LOCK_FIRST 0
+#define BMR_REL(rel) (rel)
+static inline Buffer
+ExtendBufferedRel(Relation rel, ForkNumber fork, BufferAccessStrategy strategy, uint32 flags)
+{
+	Buffer		buf;
+
+	(void) flags;
+	LockRelationForExtension(rel, ExclusiveLock);
+	buf = ReadBufferExtended(rel, fork, P_NEW, RBM_NORMAL, strategy);
+	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	UnlockRelationForExtension(rel, ExclusiveLock);
+	return buf;
+}
+#endif
+
+/* 18: vacuum_delay_point() says whether it is called by ANALYZE. */
+#include "commands/vacuum.h"
+#if PG_VERSION_NUM < 180000
+#define vacuum_delay_point(is_analyze) ((void) (is_analyze), vacuum_delay_point())
+#endif
+
+/*
+ * 19: an index access method's handler returns a routine it keeps (the
+ * core neither copies nor frees it: a static const struct); before, the
+ * relcache copied the routine and pfree'd what the handler returned, so it
+ * must be palloc'd.  Fields a major added after 15 default to 0 (false,
+ * NULL) in a designated initializer that does not name them.
+ */
+#include "access/amapi.h"
+#if PG_VERSION_NUM >= 190000
+#define index_am_routine_result(routine) PointerGetDatum(routine)
+#else
+#define index_am_routine_result(routine) \
+	PointerGetDatum(memcpy(palloc(sizeof(IndexAmRoutine)), (routine), sizeof(IndexAmRoutine)))
+#endif
+
 #endif							/* BLOOMFILTER_COMPAT_H */

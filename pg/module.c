@@ -8,10 +8,12 @@
  *                               or 'scalable' (bloom_agg(value) only)
  *
  * and registers what the other files register: the batched probe scan's
- * settings and planner hook (batched_probe_scan.c).
+ * settings and planner hook (batched_probe_scan.c), the option of the index
+ * access method bloom_bitslice (bitslice_am.c).
  */
 #include "bloomfilter.h"
 #include "batched_probe.h"
+#include "bitslice.h"
 
 #include "utils/guc.h"
 
@@ -64,5 +66,6 @@ _PG_init(void)
 							 PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 	bloom_batched_probe_init();
+	bloom_bitslice_init();
 	MarkGUCPrefixReserved("bloomfilter");
 }

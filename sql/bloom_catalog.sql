@@ -1,7 +1,8 @@
 -- What \dx+ bloomfilter lists, and the naming rule for internals
 -- (docs/POSTGRESQL.md, "Naming"): an object users never call by name ends in
 -- the job it does (_in, _out, _recv, _send: type I/O; _trans, _final,
--- _combine: aggregate support; _support: planner support; and, named as
+-- _combine: aggregate support; _support: planner support; _handler: an
+-- access method's handler; and, named as
 -- PostgreSQL names its own, the hash opclass's bloom_type_hash and
 -- bloom_type_extended_hash and min/max's bloom_smaller and bloom_larger),
 -- and its comment starts with "internal:" and says what it supports.
@@ -31,7 +32,7 @@ ORDER BY 1;
 -- internals by the rule: named as one, commented as one, and nothing else
 CREATE TEMP VIEW functions AS
 SELECT p.oid::regprocedure AS f, p.proname,
-       p.proname ~ '_(in|out|recv|send|trans|final|combine|support)$'
+       p.proname ~ '_(in|out|recv|send|trans|final|combine|support|handler)$'
          OR p.proname IN ('bloom_type_hash', 'bloom_type_extended_hash', 'bloom_smaller', 'bloom_larger') AS internal_name,
        coalesce(obj_description(p.oid, 'pg_proc') LIKE 'internal: %', false) AS internal_comment
 FROM members m JOIN pg_proc p ON m.classid = 'pg_proc'::regclass AND p.oid = m.objid;

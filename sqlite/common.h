@@ -162,6 +162,46 @@ void bf_contains_any(sqlite3_context *ctx, int argc, sqlite3_value **argv);
  * (search.c): registered on db. */
 int bf_register_search(sqlite3 *db);
 
+/* The virtual table module bloom_bitslice, an index over a column of
+ * filters (bitslice.c): registered on db.  bf_bitslice_find: the name of
+ * an index of schema.table's column (sqlite3_malloc'd), *name NULL when
+ * there is none. */
+int bf_register_bitslice(sqlite3 *db);
+int bf_bitslice_find(sqlite3 *db, const char *schema, const char *table, const char *column,
+                     char **name);
+struct bf_stored_probe;
+/* The rows of index schema.name's table whose filter may contain probe's
+ * value, each probed (bf_stored_probe_row): *rowids (sqlite3_malloc'd,
+ * ascending), *n.  On failure an SQLite code and maybe *msg
+ * (sqlite3_mprintf'd, no function name). */
+int bf_bitslice_query(sqlite3 *db, const char *schema, const char *name,
+                      struct bf_stored_probe *probe, sqlite3_int64 **rowids, int *n, char **msg);
+
+/* A filter stored in a table, probed in the bytes the probe needs
+ * (stored_probe.c): bloom_search's probe of every row, a bloom_bitslice
+ * index's of its candidate rows. */
+typedef struct bf_stored_probe {
+    sqlite3 *db;
+    const char *schema, *table, *column; /* the caller's */
+    sqlite3_value *value;                /* the caller's; not NULL */
+    sqlite3_blob *blob;                  /* on the last row probed */
+    int value_type;
+    const void *value_bytes; /* text (UTF-8) or blob */
+    int value_len;
+    int have_hash; /* hash is the value's hash under seed */
+    uint64_t seed, hash;
+} bf_stored_probe;
+
+/* SQLITE_NOMEM when the value's bytes cannot be had. */
+int bf_stored_probe_init(bf_stored_probe *p, sqlite3 *db, const char *schema, const char *table,
+                         const char *column, sqlite3_value *value);
+/* The value's canonical hash under seed (the last seed's is kept). */
+uint64_t bf_stored_probe_hash(bf_stored_probe *p, uint64_t seed);
+/* Probe the filter (a blob) of row rowid: *match.  On failure an SQLite
+ * code and *msg, "row N: ..." (sqlite3_mprintf'd). */
+int bf_stored_probe_row(bf_stored_probe *p, sqlite3_int64 rowid, int *match, char **msg);
+void bf_stored_probe_close(bf_stored_probe *p);
+
 /* Aggregates (aggregates.c). */
 void bf_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void bf_agg_final(sqlite3_context *ctx);

@@ -38,6 +38,11 @@
  *   table-valued: bloom_search(table, column, value [, schema]) -> rows (id):
  *               the rowids of table whose filter in column may contain
  *               value, each filter read in the few bytes a probe needs
+ *               (from the column's bloom_bitslice index when it has one)
+ *   virtual table module: CREATE VIRTUAL TABLE idx USING
+ *               bloom_bitslice(table, column [, max_nbits=N]): an index
+ *               over the column, kept by triggers; SELECT rowid FROM idx
+ *               WHERE value = x
  * A filter is a BLOB in the format of docs/FORMAT.md; values are hashed by
  * docs/HASHING.md (INTEGER 5 and REAL 5.0 are one member, TEXT by its UTF-8
  * bytes, BLOB by its bytes, NULL never a member).
@@ -136,7 +141,13 @@ int sqlite3_bloomfilter_init(sqlite3 *db, char **pzErrMsg, const sqlite3_api_rou
         }
     }
     int rc = bf_register_search(db);
+    if (rc != SQLITE_OK) {
+        if (pzErrMsg != NULL)
+            *pzErrMsg = sqlite3_mprintf("cannot register bloom_search: %s", sqlite3_errstr(rc));
+        return rc;
+    }
+    rc = bf_register_bitslice(db);
     if (rc != SQLITE_OK && pzErrMsg != NULL)
-        *pzErrMsg = sqlite3_mprintf("cannot register bloom_search: %s", sqlite3_errstr(rc));
+        *pzErrMsg = sqlite3_mprintf("cannot register bloom_bitslice: %s", sqlite3_errstr(rc));
     return rc;
 }

@@ -15,11 +15,14 @@
  *   SELECT d.* FROM daily d JOIN bloom_search('daily', 'f', 5000000) s ON d.rowid = s.id;
  *
  * SQLite only, by design: PostgreSQL's bloom_contains reads a stored filter
- * in slices by itself (pg/sliced_probe.c).  The header is validated by the
- * core against the value's full length (bloom_parse_header), as every filter
- * is; the padding bits past nbits, which a probe never reads, are not.
- * Rows whose column is NULL are skipped (no filter holds anything); a row
- * whose column is not a blob is an error, as bloom_contains's would be.
+ * in slices by itself (pg/sliced_probe.c).  The probe of a row is
+ * stored_probe.c's.  Rows whose column is NULL are skipped (no filter holds
+ * anything); a row whose column is not a blob is an error, as
+ * bloom_contains's would be.
+ *
+ * When the column has a bloom_bitslice index (bitslice.c), the rows come
+ * from it instead of a scan: its candidates probed the same way, in rowid
+ * order, so the answers are the scan's.
  */
 #include "common.h"
 
@@ -41,12 +44,11 @@ typedef struct search_cursor {
     sqlite3_vtab_cursor base;
     sqlite3_value *args[NARGS]; /* copies of table, column, value, schema (or NULL) */
     sqlite3_stmt *rows;         /* SELECT rowid, typeof(column) FROM schema.table */
-    sqlite3_blob *blob;         /* on the current row's filter, moved by reopen */
-    int value_type;
-    const void *value_bytes; /* text (UTF-8) or blob */
-    int value_len;
-    int have_hash; /* hash is value's hash under seed */
-    uint64_t seed, hash;
+    int indexed;                /* else hits[] are the rows, from the column's index */
+    sqlite3_int64 *hits;
+    int nhits, next_hit;
+    bf_stored_probe probe;
+    int probing; /* probe is set up */
     sqlite3_int64 rowid;
     int eof;
 } search_cursor;
@@ -128,9 +130,13 @@ static void search_reset(search_cursor *cur)
     }
     sqlite3_finalize(cur->rows);
     cur->rows = NULL;
-    sqlite3_blob_close(cur->blob);
-    cur->blob = NULL;
-    cur->have_hash = 0;
+    if (cur->probing)
+        bf_stored_probe_close(&cur->probe);
+    cur->probing = 0;
+    cur->indexed = 0;
+    sqlite3_free(cur->hits);
+    cur->hits = NULL;
+    cur->nhits = cur->next_hit = 0;
     cur->eof = 1;
 }
 
@@ -162,119 +168,17 @@ static int fail(search_cursor *cur, int rc, const char *fmt, ...)
     return rc;
 }
 
-/* The value's canonical hash under seed (docs/HASHING.md, as bf_hash_typed);
- * rows usually share a seed, so the last one is kept. */
-static uint64_t value_hash(search_cursor *cur, uint64_t seed)
-{
-    if (cur->have_hash && cur->seed == seed)
-        return cur->hash;
-    sqlite3_value *v = cur->args[COL_VALUE - COL_TABLE];
-    uint64_t h;
-    if (cur->value_type == SQLITE_INTEGER)
-        h = bloom_hash_int64(sqlite3_value_int64(v), seed);
-    else if (cur->value_type == SQLITE_FLOAT)
-        h = bloom_hash_double(sqlite3_value_double(v), seed);
-    else
-        h = bloom_hash_bytes(cur->value_bytes, (size_t)cur->value_len, seed);
-    cur->have_hash = 1;
-    cur->seed = seed;
-    cur->hash = h;
-    return h;
-}
-
-/* A filter without a probe plan (scalable) is read whole and validated
- * whole, as bloom_contains reads it. */
-static int probe_whole(search_cursor *cur, int len, uint64_t hash, int *match)
-{
-    sqlite3 *db = sqlite3_db_handle(cur->rows);
-    uint8_t *buf = sqlite3_malloc64((sqlite3_uint64)len);
-    if (buf == NULL)
-        return SQLITE_NOMEM;
-    int rc = sqlite3_blob_read(cur->blob, buf, len, 0);
-    if (rc != SQLITE_OK) {
-        sqlite3_free(buf);
-        return fail(cur, rc, "row %lld: %s", (long long)cur->rowid, sqlite3_errmsg(db));
-    }
-    bloom_filter f;
-    bloom_error err;
-    if (bloom_parse(buf, (size_t)len, &f, &err) != BLOOM_OK) {
-        sqlite3_free(buf);
-        return fail(cur, SQLITE_ERROR, "row %lld: %s: %s", (long long)cur->rowid,
-                    bloom_status_name(err.status), err.message);
-    }
-    *match = bloom_contains_hash(&f, hash);
-    sqlite3_free(buf);
-    return SQLITE_OK;
-}
-
-/* Probe the filter of the current row (a blob of len bytes): *match. */
-static int probe_row(search_cursor *cur, int *match)
-{
-    sqlite3 *db = sqlite3_db_handle(cur->rows);
-    const char *schema = (const char *)sqlite3_value_text(cur->args[COL_SCHEMA - COL_TABLE]);
-    const char *table = (const char *)sqlite3_value_text(cur->args[0]);
-    const char *column = (const char *)sqlite3_value_text(cur->args[1]);
-    int rc;
-    if (cur->blob == NULL)
-        rc = sqlite3_blob_open(db, schema ? schema : "main", table, column, cur->rowid, 0,
-                               &cur->blob);
-    else
-        rc = sqlite3_blob_reopen(cur->blob, cur->rowid);
-    if (rc != SQLITE_OK) {
-        /* a failed reopen leaves the handle unusable */
-        int r = fail(cur, rc, "row %lld: %s", (long long)cur->rowid, sqlite3_errmsg(db));
-        sqlite3_blob_close(cur->blob);
-        cur->blob = NULL;
-        return r;
-    }
-    int len = sqlite3_blob_bytes(cur->blob);
-    uint8_t header[BLOOM_HEADER_SIZE] = {0};
-    rc = sqlite3_blob_read(cur->blob, header, len < BLOOM_HEADER_SIZE ? len : BLOOM_HEADER_SIZE,
-                           0);
-    if (rc != SQLITE_OK)
-        return fail(cur, rc, "row %lld: %s", (long long)cur->rowid, sqlite3_errmsg(db));
-    bloom_filter f;
-    bloom_error err;
-    if (bloom_parse_header(header, (size_t)len, &f, &err) != BLOOM_OK) {
-        if (bloom_status_hint(err.status) != NULL)
-            return fail(cur, SQLITE_ERROR, "row %lld: %s: %s. %s", (long long)cur->rowid,
-                        bloom_status_name(err.status), err.message,
-                        bloom_status_hint(err.status));
-        return fail(cur, SQLITE_ERROR, "row %lld: %s: %s", (long long)cur->rowid,
-                    bloom_status_name(err.status), err.message);
-    }
-    f.bits = NULL; /* only the header was read */
-    uint64_t hash = value_hash(cur, f.seed);
-    bloom_probe_plan plan;
-    bloom_probe_plan_for(&f, hash, &plan);
-    if (plan.count == 0) /* a scalable filter: its stages are known from its bytes */
-        return probe_whole(cur, len, hash, match);
-    /* In ascending order: SQLite walks a value's overflow pages forward and
-     * remembers where it has been, so one walk serves every range. */
-    unsigned order[BLOOM_MAX_NHASHES];
-    for (unsigned i = 0; i < plan.count; i++) {
-        unsigned j = i;
-        for (; j > 0 && plan.offset[order[j - 1]] > plan.offset[i]; j--)
-            order[j] = order[j - 1];
-        order[j] = i;
-    }
-    uint8_t bytes[BLOOM_MAX_NHASHES * (BLOOM_BLOCK_BITS / 8)];
-    for (unsigned n = 0; n < plan.count; n++) {
-        unsigned i = order[n];
-        /* offsets are below nbytes, which bloom_parse_header checked against len */
-        rc = sqlite3_blob_read(cur->blob, bytes + (size_t)i * plan.length, (int)plan.length,
-                               BLOOM_HEADER_SIZE + (int)plan.offset[i]);
-        if (rc != SQLITE_OK)
-            return fail(cur, rc, "row %lld: %s", (long long)cur->rowid, sqlite3_errmsg(db));
-    }
-    *match = bloom_probe_plan_test(&f, hash, &plan, bytes);
-    return SQLITE_OK;
-}
-
 /* Advance to the next row whose filter may contain the value. */
 static int search_next(sqlite3_vtab_cursor *base)
 {
     search_cursor *cur = (search_cursor *)base;
+    if (cur->indexed) {
+        /* the index's rows: probed already, in rowid order */
+        cur->eof = cur->next_hit >= cur->nhits;
+        if (!cur->eof)
+            cur->rowid = cur->hits[cur->next_hit++];
+        return SQLITE_OK;
+    }
     for (;;) {
         int rc = sqlite3_step(cur->rows);
         if (rc == SQLITE_DONE) {
@@ -293,9 +197,13 @@ static int search_next(sqlite3_vtab_cursor *base)
             return fail(cur, SQLITE_ERROR, "row %lld: a bloom filter is a blob, got %s",
                         (long long)cur->rowid, (const char *)type);
         int match = 0;
-        rc = probe_row(cur, &match);
-        if (rc != SQLITE_OK)
+        char *msg = NULL;
+        rc = bf_stored_probe_row(&cur->probe, cur->rowid, &match, &msg);
+        if (rc != SQLITE_OK) {
+            rc = msg ? fail(cur, rc, "%s", msg) : SQLITE_NOMEM;
+            sqlite3_free(msg);
             return rc;
+        }
         if (match) {
             cur->eof = 0;
             return SQLITE_OK;
@@ -330,33 +238,43 @@ static int search_filter(sqlite3_vtab_cursor *base, int idx_num, const char *idx
             return fail(cur, SQLITE_ERROR, "%s name must be text", what[i]);
     }
     sqlite3_value *value = cur->args[COL_VALUE - COL_TABLE];
-    cur->value_type = sqlite3_value_type(value);
-    if (cur->value_type == SQLITE_NULL)
+    if (sqlite3_value_type(value) == SQLITE_NULL)
         return SQLITE_OK; /* NULL is never a member: no rows */
-    if (cur->value_type == SQLITE_TEXT || cur->value_type == SQLITE_BLOB) {
-        /* text is hashed as its UTF-8 bytes whatever the database encoding */
-        cur->value_bytes = cur->value_type == SQLITE_TEXT ? (const void *)sqlite3_value_text(value)
-                                                          : sqlite3_value_blob(value);
-        cur->value_len = sqlite3_value_bytes(value);
-        if (cur->value_bytes == NULL && cur->value_len > 0)
-            return SQLITE_NOMEM;
-    }
     const char *schema = (const char *)sqlite3_value_text(cur->args[COL_SCHEMA - COL_TABLE]);
-    /* qualified, so a column that does not exist is an error, not a string */
     const char *table = (const char *)sqlite3_value_text(cur->args[0]);
+    const char *column = (const char *)sqlite3_value_text(cur->args[1]);
     if (schema == NULL)
         schema = "main";
+    sqlite3 *db = ((search_vtab *)cur->base.pVtab)->db;
+    int rc = bf_stored_probe_init(&cur->probe, db, schema, table, column, value);
+    if (rc != SQLITE_OK)
+        return rc;
+    cur->probing = 1;
+    /* qualified, so a column that does not exist is an error, not a string */
     char *sql = sqlite3_mprintf("SELECT \"%w\".\"%w\".rowid, typeof(\"%w\".\"%w\".\"%w\") "
                                 "FROM \"%w\".\"%w\"",
-                                schema, table, schema, table,
-                                (const char *)sqlite3_value_text(cur->args[1]), schema, table);
+                                schema, table, schema, table, column, schema, table);
     if (sql == NULL)
         return SQLITE_NOMEM;
-    sqlite3 *db = ((search_vtab *)cur->base.pVtab)->db;
-    int rc = sqlite3_prepare_v2(db, sql, -1, &cur->rows, NULL);
+    rc = sqlite3_prepare_v2(db, sql, -1, &cur->rows, NULL);
     sqlite3_free(sql);
     if (rc != SQLITE_OK)
         return fail(cur, rc, "%s", sqlite3_errmsg(db));
+    /* the table and column exist: an index of them answers instead */
+    char *index = NULL, *msg = NULL;
+    rc = bf_bitslice_find(db, schema, table, column, &index);
+    if (rc != SQLITE_OK)
+        return fail(cur, rc, "%s", sqlite3_errmsg(db));
+    if (index != NULL) {
+        cur->indexed = 1;
+        rc = bf_bitslice_query(db, schema, index, &cur->probe, &cur->hits, &cur->nhits, &msg);
+        sqlite3_free(index);
+        if (rc != SQLITE_OK) {
+            rc = msg ? fail(cur, rc, "%s", msg) : rc;
+            sqlite3_free(msg);
+            return rc;
+        }
+    }
     return search_next(base);
 }
 

@@ -190,6 +190,15 @@ def overloads_sql():
     return out
 
 
+def bitslice_opclass_sql():
+    """The operator class of the index access method bloom_bitslice: @> of
+    every type of the list (an anyelement value becomes an index condition
+    through the planner support function, pg/bitslice_plan.c)."""
+    ops = [f"    OPERATOR 1 @> (bloom, {t})" for t, _ in TYPES]
+    return (["CREATE OPERATOR CLASS bloom_bitslice_ops DEFAULT FOR TYPE bloom USING bloom_bitslice AS"] +
+            [o + "," for o in ops[:-1]] + [ops[-1] + ";"])
+
+
 # ---- sample values, for the tests ----
 
 def samples_sql():
@@ -243,6 +252,7 @@ def docs_types():
 
 BLOCKS = [
     ("pg/bloomfilter--1.1--1.2.sql", "overloads", "--", overloads_sql),
+    ("pg/bloomfilter--1.1--1.2.sql", "bitslice_opclass", "--", bitslice_opclass_sql),
     ("tests/samples.sql", None, None, samples_sql),
     ("tests/citus/setup.sql", "columns", "--", citus_columns_sql),
     ("tests/citus/queries.sql", "types", "--", citus_queries_sql),

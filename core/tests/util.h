@@ -43,5 +43,6 @@ TEST_LIST(fold_tests);
 TEST_LIST(order_tests);
 TEST_LIST(params_tests);
 TEST_LIST(variant_tests);
+TEST_LIST(slices_tests);
 
 #endif

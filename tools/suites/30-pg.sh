@@ -5,7 +5,8 @@
 # under gcc and clang against this major's headers, the pg_regress suite in a
 # throwaway server, and pg_dump/restore round trips (plain, custom,
 # --inserts) of a table of filters and of the largest filter the type
-# accepts, compared bit for bit.
+# accepts, compared bit for bit, with a bloom_bitslice index on the table
+# recreated and answering as before.
 # Ends with "pg: N passed, M failed"; exit 1 on any failure.
 set -u
 . "$(dirname "$0")/../testlib.sh"
@@ -66,20 +67,31 @@ INSERT INTO filters VALUES
   (5, 'text values', (SELECT bloom_agg('key ' || g) FROM generate_series(1, 3000) g)),
   (6, 'null', NULL);
 UPDATE filters SET f = bloom_add(bloom_empty(1000, 0.01, 77, 'blocked'), 'x') WHERE id = 4;
+CREATE INDEX filters_f ON filters USING bloom_bitslice (f) WITH (max_nbits = 4096);
 -- The largest filter the type accepts (511 MiB): its COPY text is 1 GB,
 -- just within one allocation.  A table of its own: --inserts cannot carry
 -- it (the SQL lexer doubles a literal's buffer past 1 GB), nor any bytea
 -- of that size.
 CREATE TABLE largest AS SELECT bloom_add(bloom_empty_mk(4286578688, 1), 'x') AS f;
 SQL
-fingerprint() { psql -X -A -t -d "$1" -c "SELECT id, note, md5(f::bytea), octet_length(f::bytea) FROM filters ORDER BY id"; }
+fingerprint() {
+    psql -X -A -t -d "$1" -c "SELECT id, note, md5(f::bytea), octet_length(f::bytea) FROM filters ORDER BY id"
+    # the index: its definition, its plan, its answers
+    psql -X -A -t -d "$1" -c "SELECT indexdef FROM pg_indexes WHERE indexname = 'filters_f'"
+    psql -X -A -t -d "$1" -c "SET enable_seqscan = off" -c "EXPLAIN (COSTS OFF) SELECT id FROM filters WHERE f @> 'x'" \
+        -c "SELECT v, string_agg(id::text, ',' ORDER BY id) FROM filters, unnest(ARRAY['x', 'key 7', 'key 2999']) v
+            WHERE f @> v GROUP BY v ORDER BY v" \
+        -c "SELECT v, string_agg(id::text, ',' ORDER BY id) FROM filters, generate_series(1, 600, 7) v
+            WHERE f @> v GROUP BY v ORDER BY v"
+}
 largest() { psql -X -A -t -d "$1" -c "SELECT md5(f::bytea), octet_length(f::bytea) FROM largest"; }
 fingerprint "$dump_src" >"$TL_OUT/dump-src.txt"
 largest "$dump_src" >"$TL_OUT/dump-largest-src.txt"
 
 same_as_source() { # DB [--without-largest]
     fingerprint "$1" >"$TL_OUT/dump-$1.txt" &&
-        [ "$(wc -l <"$TL_OUT/dump-src.txt")" -eq 6 ] &&
+        [ "$(head -n 6 "$TL_OUT/dump-src.txt" | grep -c '^[1-6]|')" -eq 6 ] &&
+        grep -q 'Bitmap Index Scan on filters_f' "$TL_OUT/dump-src.txt" &&
         diff -u "$TL_OUT/dump-src.txt" "$TL_OUT/dump-$1.txt" &&
         { [ "${2:-}" = --without-largest ] || {
             largest "$1" >"$TL_OUT/dump-largest-$1.txt" &&
@@ -106,7 +118,7 @@ restore_inserts() {
         psql -X -q -v ON_ERROR_STOP=1 -d bloom_dump_inserts -f "$TL_OUT/dump-inserts.sql" >/dev/null &&
         same_as_source bloom_dump_inserts --without-largest
 }
-check "pg_dump plain (COPY text) restores every filter bit for bit, the largest too" restore_plain
-check "pg_dump custom format restores every filter bit for bit, the largest too" restore_custom
-check "pg_dump --inserts (text literals) restores every filter bit for bit" restore_inserts
+check "pg_dump plain (COPY text) restores every filter bit for bit, the largest too, and the bloom_bitslice index, answering alike" restore_plain
+check "pg_dump custom format restores every filter bit for bit, the largest too, and the index" restore_custom
+check "pg_dump --inserts (text literals) restores every filter bit for bit, and the index" restore_inserts
 tl_end

@@ -196,11 +196,20 @@ SELECT count(DISTINCT f) = 14 AND min(f) < max(f) FROM upg_filters;
 SELECT bloom_fold(f, 500) @> 'k1'::text FROM upg_filters WHERE id = 5;
 SELECT bloom_contains_all(f, ARRAY[1, 2, 500]) AND NOT bloom_contains_any(f, ARRAY[-1, -2]) FROM upg_filters WHERE id = 6;
 SELECT bloom_add_all(f, ARRAY['a', 'b']) @> 'b'::text FROM upg_filters WHERE id = 1;
+-- 1.2's index access method over the filters stored under 1.0
+CREATE INDEX upg_filters_bitslice ON upg_filters USING bloom_bitslice (f);
+SET enable_bitmapscan = off;
+CREATE TEMP TABLE scanned AS SELECT v, array_agg(id ORDER BY id) AS ids
+FROM upg_filters, unnest(ARRAY['x', 'p', 'k1', 'k7']) v WHERE f @> v GROUP BY v;
+RESET enable_bitmapscan;
+SELECT array_agg(i.v || ':' || i.ids::text ORDER BY i.v) = array_agg(s.v || ':' || s.ids::text ORDER BY s.v)
+FROM (SELECT v, array_agg(id ORDER BY id) AS ids FROM upg_filters, unnest(ARRAY['x', 'p', 'k1', 'k7']) v
+      WHERE f @> v GROUP BY v) i JOIN scanned s USING (v);
 SQL
 }
 after_update_works >"$out/after-update.log" 2>&1
-if [ "$(tr '\n' ' ' <"$out/after-update.log")" = "t t t t " ]; then
-    pass "1.1 functions and the btree opclass work on filters stored under 1.0"
+if [ "$(tr '\n' ' ' <"$out/after-update.log")" = "t t t t t " ]; then
+    pass "1.1 functions, the btree opclass and 1.2's bloom_bitslice index work on filters stored under 1.0"
 else
     cat "$out/after-update.log"
     fail "1.1 functions on filters stored under 1.0"

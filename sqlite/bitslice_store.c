@@ -1,0 +1,974 @@
+/*
+ * bitslice_store.c - the shadow tables of a bloom_bitslice index
+ * (bitslice.h): a row in (pending, then sliced 64 at a time), a row out (a
+ * block keeps its slices and loses the row's live bit; an emptied block is
+ * deleted, a sparse one gives its rows back to pending), and the build of
+ * a new index from its table.
+ */
+#include "bitslice.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- statements and errors ---- */
+
+static const char *const templates[BS_NSTMT] = {
+    [BS_GROUP_FIND] = "SELECT id FROM \"%w\".\"%w_groups\" "
+                      "WHERE layout = ?1 AND nhashes = ?2 AND seed = ?3 AND nbits = ?4",
+    [BS_GROUP_COUNT] = "SELECT count(*) FROM \"%w\".\"%w_groups\"",
+    [BS_GROUP_INSERT] = "INSERT INTO \"%w\".\"%w_groups\"(layout, nhashes, seed, nbits, pending) "
+                        "VALUES (?1, ?2, ?3, ?4, 0)",
+    [BS_GROUP_PENDING] = "UPDATE \"%w\".\"%w_groups\" SET pending = pending + ?2 WHERE id = ?1",
+    [BS_GROUPS_ALL] = "SELECT id, layout, nhashes, seed, nbits, pending FROM \"%w\".\"%w_groups\" "
+                      "ORDER BY id",
+    [BS_PENDING_INSERT] = "INSERT INTO \"%w\".\"%w_pending\"(rid, grp, bits) VALUES (?1, ?2, ?3)",
+    [BS_PENDING_GROUP_OF] = "SELECT grp FROM \"%w\".\"%w_pending\" WHERE rid = ?1",
+    [BS_PENDING_DELETE] = "DELETE FROM \"%w\".\"%w_pending\" WHERE rid = ?1",
+    [BS_PENDING_OF_GROUP] = "SELECT rid, bits FROM \"%w\".\"%w_pending\" WHERE grp = ?1 ORDER BY rid",
+    [BS_PENDING_DELETE_GROUP] = "DELETE FROM \"%w\".\"%w_pending\" WHERE grp = ?1",
+    [BS_ASIDE_INSERT] = "INSERT OR REPLACE INTO \"%w\".\"%w_aside\"(rid) VALUES (?1)",
+    [BS_ASIDE_DELETE] = "DELETE FROM \"%w\".\"%w_aside\" WHERE rid = ?1",
+    [BS_ASIDE_ALL] = "SELECT rid FROM \"%w\".\"%w_aside\" ORDER BY rid",
+    /* loc = block * 1024 + slot: one integer a row */
+    [BS_MAP_GET] = "SELECT loc / 1024, loc %% 1024 FROM \"%w\".\"%w_map\" WHERE rid = ?1",
+    [BS_MAP_INSERT] = "INSERT OR REPLACE INTO \"%w\".\"%w_map\"(rid, loc) VALUES (?1, ?2 * 1024 + ?3)",
+    [BS_MAP_DELETE] = "DELETE FROM \"%w\".\"%w_map\" WHERE rid = ?1",
+    [BS_BLOCK_LAST] = "SELECT id FROM \"%w\".\"%w_blocks\" WHERE grp = ?1 ORDER BY id DESC LIMIT 1",
+    [BS_BLOCK_GET] = "SELECT grp, cap, nrows, nlive, live, rids FROM \"%w\".\"%w_blocks\" WHERE id = ?1",
+    [BS_BLOCK_INSERT] = "INSERT INTO \"%w\".\"%w_blocks\"(grp, cap, nrows, nlive, live, rids) "
+                        "VALUES (?1, ?2, 0, 0, zeroblob(?2 / 8), zeroblob(?2 * 8))",
+    [BS_BLOCK_UPDATE] = "UPDATE \"%w\".\"%w_blocks\" SET nrows = ?2, nlive = ?3, live = ?4, rids = ?5 "
+                        "WHERE id = ?1",
+    [BS_BLOCK_DELETE] = "DELETE FROM \"%w\".\"%w_blocks\" WHERE id = ?1",
+    [BS_BLOCKS_OF_GROUP] = "SELECT id, cap, nrows, live FROM \"%w\".\"%w_blocks\" WHERE grp = ?1 "
+                           "ORDER BY id",
+    [BS_SLICE_INSERT] = "INSERT INTO \"%w\".\"%w_slices\"(id, data) VALUES (?1, ?2)",
+    [BS_SLICES_DELETE] = "DELETE FROM \"%w\".\"%w_slices\" WHERE id >= ?1 AND id < ?2",
+};
+
+sqlite3_stmt *bs_stmt(bs_index *ix, int which)
+{
+    if (ix->stmt[which] != NULL) {
+        sqlite3_reset(ix->stmt[which]);
+        sqlite3_clear_bindings(ix->stmt[which]);
+        return ix->stmt[which];
+    }
+    char *sql;
+    if (which == BS_ALL_ROWIDS)
+        sql = sqlite3_mprintf("SELECT rid FROM \"%w\".\"%w_pending\" UNION "
+                              "SELECT rid FROM \"%w\".\"%w_map\" UNION "
+                              "SELECT rid FROM \"%w\".\"%w_aside\" ORDER BY 1",
+                              ix->schema, ix->name, ix->schema, ix->name, ix->schema, ix->name);
+    else if (which == BS_CONTENT_TYPE)
+        sql = sqlite3_mprintf("SELECT typeof(\"%w\") FROM \"%w\".\"%w\" WHERE rowid = ?1",
+                              ix->column, ix->schema, ix->table);
+    else
+        sql = sqlite3_mprintf(templates[which], ix->schema, ix->name);
+    if (sql == NULL) {
+        bs_fail(ix, SQLITE_NOMEM, "out of memory");
+        return NULL;
+    }
+    int rc = sqlite3_prepare_v2(ix->db, sql, -1, &ix->stmt[which], NULL);
+    sqlite3_free(sql);
+    if (rc != SQLITE_OK) {
+        bs_fail_db(ix, rc);
+        return NULL;
+    }
+    return ix->stmt[which];
+}
+
+int bs_fail(bs_index *ix, int rc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sqlite3_free(ix->error);
+    ix->error = sqlite3_vmprintf(fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+int bs_fail_db(bs_index *ix, int rc)
+{
+    return bs_fail(ix, rc, "%s", sqlite3_errmsg(ix->db));
+}
+
+static int corrupt(bs_index *ix, const char *what)
+{
+    return bs_fail(ix, SQLITE_CORRUPT_VTAB, "the shadow tables of index %s are damaged: %s",
+                   ix->name, what);
+}
+
+void bs_index_close(bs_index *ix)
+{
+    for (int i = 0; i < BS_NSTMT; i++)
+        sqlite3_finalize(ix->stmt[i]);
+    sqlite3_blob_close(ix->slices);
+    sqlite3_free(ix->schema);
+    sqlite3_free(ix->name);
+    sqlite3_free(ix->table);
+    sqlite3_free(ix->column);
+    sqlite3_free(ix->slices_table);
+    sqlite3_free(ix->blocks_table);
+    sqlite3_free(ix->error);
+    memset(ix, 0, sizeof *ix);
+}
+
+/* Step a statement that returns nothing. */
+static int done(bs_index *ix, sqlite3_stmt *st)
+{
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE ? SQLITE_OK : bs_fail_db(ix, rc == SQLITE_ROW ? SQLITE_ERROR : rc);
+}
+
+/* ---- reading back ---- */
+
+int bs_load_groups(bs_index *ix, bs_group *groups, int *ngroups)
+{
+    sqlite3_stmt *st = bs_stmt(ix, BS_GROUPS_ALL);
+    int rc, n = 0;
+    if (st == NULL)
+        return SQLITE_ERROR;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (n == BS_MAX_GROUPS) {
+            sqlite3_reset(st);
+            return corrupt(ix, "too many groups");
+        }
+        bs_group *g = &groups[n++];
+        int64_t layout = sqlite3_column_int64(st, 1), nhashes = sqlite3_column_int64(st, 2),
+                nbits = sqlite3_column_int64(st, 4);
+        g->id = sqlite3_column_int64(st, 0);
+        g->pending = sqlite3_column_int64(st, 5);
+        if (layout < 0 || layout > 255 || nhashes < 0 || nhashes > 255 || nbits < 1 ||
+            (uint64_t)nbits > ix->max_nbits || g->pending < 0) {
+            sqlite3_reset(st);
+            return corrupt(ix, "a group has no valid geometry");
+        }
+        g->geo.layout = (uint8_t)layout;
+        g->geo.nhashes = (uint8_t)nhashes;
+        g->geo.seed = (uint64_t)sqlite3_column_int64(st, 3);
+        g->geo.nbits = (uint64_t)nbits;
+        if (bloom_check_geometry(&g->geo, NULL) != BLOOM_OK) {
+            sqlite3_reset(st);
+            return corrupt(ix, "a group has no valid geometry");
+        }
+    }
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE)
+        return bs_fail_db(ix, rc);
+    *ngroups = n;
+    return SQLITE_OK;
+}
+
+static int load_group(bs_index *ix, sqlite3_int64 id, bs_group *out)
+{
+    bs_group groups[BS_MAX_GROUPS];
+    int n, rc = bs_load_groups(ix, groups, &n);
+    if (rc != SQLITE_OK)
+        return rc;
+    for (int i = 0; i < n; i++)
+        if (groups[i].id == id) {
+            *out = groups[i];
+            return SQLITE_OK;
+        }
+    return corrupt(ix, "a row of no group");
+}
+
+uint32_t bs_slice_pages(uint32_t cap, uint64_t nbits)
+{
+    uint64_t bytes = nbits * (cap / 8);
+    return (uint32_t)((bytes + BS_PAGE_BYTES - 1) / BS_PAGE_BYTES);
+}
+
+uint32_t bs_slice_page_bytes(uint32_t cap, uint64_t nbits, uint32_t page)
+{
+    uint64_t bytes = nbits * (cap / 8), start = (uint64_t)page * BS_PAGE_BYTES;
+    return (uint32_t)(bytes - start < BS_PAGE_BYTES ? bytes - start : BS_PAGE_BYTES);
+}
+
+int bs_read_slice_page(bs_index *ix, sqlite3_int64 block, uint32_t page, uint8_t *buf, int bytes)
+{
+    sqlite3_int64 id = (sqlite3_int64)((uint64_t)block << BS_PAGE_SHIFT | page);
+    int rc = ix->slices ? sqlite3_blob_reopen(ix->slices, id)
+                        : sqlite3_blob_open(ix->db, ix->schema, ix->slices_table, "data", id, 0,
+                                            &ix->slices);
+    if (rc != SQLITE_OK) {
+        sqlite3_blob_close(ix->slices); /* a failed reopen leaves it unusable */
+        ix->slices = NULL;
+        return rc == SQLITE_ERROR ? corrupt(ix, "a slice page is missing") : bs_fail_db(ix, rc);
+    }
+    if (sqlite3_blob_bytes(ix->slices) != bytes)
+        return corrupt(ix, "a slice page has the wrong size");
+    rc = sqlite3_blob_read(ix->slices, buf, bytes, 0);
+    return rc == SQLITE_OK ? SQLITE_OK : bs_fail_db(ix, rc);
+}
+
+/* A block as NAME_blocks holds it, checked. */
+typedef struct bs_block {
+    sqlite3_int64 id, grp;
+    uint32_t cap, nrows, nlive;
+    uint8_t live[BS_MAX_CAP / 8];
+    uint8_t rids[8 * BS_MAX_CAP];
+} bs_block;
+
+static int load_block(bs_index *ix, sqlite3_int64 id, bs_block *b)
+{
+    sqlite3_stmt *st = bs_stmt(ix, BS_BLOCK_GET);
+    if (st == NULL)
+        return SQLITE_ERROR;
+    sqlite3_bind_int64(st, 1, id);
+    int rc = sqlite3_step(st);
+    if (rc != SQLITE_ROW) {
+        sqlite3_reset(st);
+        return rc == SQLITE_DONE ? corrupt(ix, "a block is missing") : bs_fail_db(ix, rc);
+    }
+    int64_t cap = sqlite3_column_int64(st, 1), nrows = sqlite3_column_int64(st, 2),
+            nlive = sqlite3_column_int64(st, 3);
+    b->id = id;
+    b->grp = sqlite3_column_int64(st, 0);
+    if (cap < BS_MIN_CAP || cap > BS_MAX_CAP || cap % 64 != 0 || nrows < 0 || nrows > cap ||
+        nlive < 0 || nlive > nrows || sqlite3_column_bytes(st, 4) != cap / 8 ||
+        sqlite3_column_bytes(st, 5) != 8 * cap) {
+        sqlite3_reset(st);
+        return corrupt(ix, "a block has counts out of range");
+    }
+    b->cap = (uint32_t)cap;
+    b->nrows = (uint32_t)nrows;
+    b->nlive = (uint32_t)nlive;
+    memcpy(b->live, sqlite3_column_blob(st, 4), (size_t)cap / 8);
+    memcpy(b->rids, sqlite3_column_blob(st, 5), (size_t)cap * 8);
+    sqlite3_reset(st);
+    return SQLITE_OK;
+}
+
+static int save_block(bs_index *ix, const bs_block *b)
+{
+    sqlite3_stmt *st = bs_stmt(ix, BS_BLOCK_UPDATE);
+    if (st == NULL)
+        return SQLITE_ERROR;
+    sqlite3_bind_int64(st, 1, b->id);
+    sqlite3_bind_int64(st, 2, b->nrows);
+    sqlite3_bind_int64(st, 3, b->nlive);
+    sqlite3_bind_blob(st, 4, b->live, (int)b->cap / 8, SQLITE_STATIC);
+    sqlite3_bind_blob(st, 5, b->rids, (int)b->cap * 8, SQLITE_STATIC);
+    return done(ix, st);
+}
+
+static sqlite3_int64 rid_at(const bs_block *b, uint32_t slot)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | b->rids[8 * slot + (uint32_t)i];
+    return bf_to_int64(v);
+}
+
+static void set_rid(bs_block *b, uint32_t slot, sqlite3_int64 rid)
+{
+    uint64_t v = (uint64_t)rid;
+    for (int i = 0; i < 8; i++)
+        b->rids[8 * slot + (uint32_t)i] = (uint8_t)(v >> (8 * i));
+}
+
+static int is_live(const bs_block *b, uint32_t slot)
+{
+    return b->live[slot / 8] >> (slot % 8) & 1;
+}
+
+/* ---- slicing ---- */
+
+static uint64_t load_word(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+
+static void store_word(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/*
+ * Write rows into slots [first, first + n) of block b (of nbits): in each
+ * slot word the rows touch, the rows' bits; the bits of slots past the
+ * registered ones are cleared.  fresh: the block's slice pages are new.
+ */
+static int write_slices(bs_index *ix, uint64_t nbits, const bs_block *b, int fresh,
+                        uint32_t first, const bs_row *rows, uint32_t n)
+{
+    uint64_t nbytes = (nbits + 63) / 64 * 8;
+    uint32_t swords = b->cap / 64, w0 = first / 64, w1 = (first + n - 1) / 64, nw = w1 - w0 + 1,
+             npages = bs_slice_pages(b->cap, nbits);
+    uint64_t *cols = sqlite3_malloc64((sqlite3_uint64)nw * nbytes * 8 * sizeof(uint64_t));
+    uint8_t *zero = sqlite3_malloc64(nbytes), *page = sqlite3_malloc(BS_PAGE_BYTES);
+    uint64_t keep[BS_MAX_CAP / 64];
+    sqlite3_blob *blob = NULL;
+    int rc = SQLITE_OK;
+    if (cols == NULL || zero == NULL || page == NULL) {
+        rc = bs_fail(ix, SQLITE_NOMEM, "out of memory");
+        goto out;
+    }
+    memset(zero, 0, nbytes);
+    for (uint32_t w = 0; w < nw; w++) {
+        const uint8_t *rowbits[64];
+        uint32_t base = 64 * (w0 + w);
+        for (uint32_t j = 0; j < 64; j++) {
+            uint32_t slot = base + j;
+            rowbits[j] = slot >= first && slot < first + n ? rows[slot - first].bits : zero;
+        }
+        bloom_slices_from_rows(rowbits, 64, nbytes, cols + (size_t)w * nbytes * 8);
+        keep[w] = base + 64 <= first ? ~UINT64_C(0)
+                  : base >= first    ? 0
+                                     : (UINT64_C(1) << (first - base)) - 1;
+    }
+    for (uint32_t pg = 0; pg < npages && rc == SQLITE_OK; pg++) {
+        uint32_t bytes = bs_slice_page_bytes(b->cap, nbits, pg);
+        uint64_t q0 = (uint64_t)pg * (BS_PAGE_BYTES / 8);
+        sqlite3_int64 id = (sqlite3_int64)((uint64_t)b->id << BS_PAGE_SHIFT | pg);
+        if (fresh) {
+            memset(page, 0, bytes);
+        } else {
+            rc = blob ? sqlite3_blob_reopen(blob, id)
+                      : sqlite3_blob_open(ix->db, ix->schema, ix->slices_table, "data", id, 1,
+                                          &blob);
+            if (rc != SQLITE_OK) {
+                rc = rc == SQLITE_ERROR ? corrupt(ix, "a slice page is missing") : bs_fail_db(ix, rc);
+                break;
+            }
+            if (sqlite3_blob_bytes(blob) != (int)bytes) {
+                rc = corrupt(ix, "a slice page has the wrong size");
+                break;
+            }
+            if ((rc = sqlite3_blob_read(blob, page, (int)bytes, 0)) != SQLITE_OK) {
+                rc = bs_fail_db(ix, rc);
+                break;
+            }
+        }
+        /* word q of the stream is word q % swords of slice q / swords */
+        for (uint32_t i = 0; i < bytes / 8; i++) {
+            uint64_t q = q0 + i;
+            uint64_t p = q / swords;
+            uint32_t w = (uint32_t)(q % swords);
+            if (w < w0 || w > w1)
+                continue;
+            store_word(page + 8 * i,
+                       (load_word(page + 8 * i) & keep[w - w0]) | cols[(size_t)(w - w0) * nbytes * 8 + p]);
+        }
+        if (fresh) {
+            sqlite3_stmt *st = bs_stmt(ix, BS_SLICE_INSERT);
+            if (st == NULL) {
+                rc = SQLITE_ERROR;
+                break;
+            }
+            sqlite3_bind_int64(st, 1, id);
+            sqlite3_bind_blob(st, 2, page, (int)bytes, SQLITE_STATIC);
+            rc = done(ix, st);
+        } else if ((rc = sqlite3_blob_write(blob, page, (int)bytes, 0)) != SQLITE_OK) {
+            rc = bs_fail_db(ix, rc);
+        }
+    }
+out:
+    sqlite3_blob_close(blob);
+    sqlite3_free(cols);
+    sqlite3_free(zero);
+    sqlite3_free(page);
+    return rc;
+}
+
+/* The last block of group gid (*id 0: none). */
+static int last_block(bs_index *ix, sqlite3_int64 gid, sqlite3_int64 *id)
+{
+    sqlite3_stmt *st = bs_stmt(ix, BS_BLOCK_LAST);
+    if (st == NULL)
+        return SQLITE_ERROR;
+    sqlite3_bind_int64(st, 1, gid);
+    int rc = sqlite3_step(st);
+    *id = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+    sqlite3_reset(st);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : bs_fail_db(ix, rc);
+}
+
+/* Slice rows into group g's last block, then new ones: of room for the
+ * rows left, at least twice the last block when grow (rows trickling in). */
+static int slice_rows(bs_index *ix, const bs_group *g, const bs_row *rows, uint32_t n, int grow)
+{
+    bs_block *b = sqlite3_malloc(sizeof *b);
+    uint32_t done_rows = 0;
+    int rc = SQLITE_OK;
+    if (b == NULL)
+        return bs_fail(ix, SQLITE_NOMEM, "out of memory");
+    while (done_rows < n && rc == SQLITE_OK) {
+        sqlite3_int64 last;
+        int fresh = 0;
+        if ((rc = last_block(ix, g->id, &last)) != SQLITE_OK)
+            break;
+        if (last != 0 && (rc = load_block(ix, last, b)) != SQLITE_OK)
+            break;
+        if (last == 0 || b->nrows == b->cap) {
+            uint32_t want = (n - done_rows + 63) / 64 * 64;
+            if (grow && last != 0 && want < 2 * b->cap)
+                want = 2 * b->cap;
+            want = want < BS_MIN_CAP ? BS_MIN_CAP : want > BS_MAX_CAP ? BS_MAX_CAP : want;
+            sqlite3_stmt *st = bs_stmt(ix, BS_BLOCK_INSERT);
+            if (st == NULL) {
+                rc = SQLITE_ERROR;
+                break;
+            }
+            sqlite3_bind_int64(st, 1, g->id);
+            sqlite3_bind_int64(st, 2, want);
+            if ((rc = done(ix, st)) != SQLITE_OK)
+                break;
+            memset(b, 0, sizeof *b);
+            b->id = sqlite3_last_insert_rowid(ix->db);
+            b->grp = g->id;
+            b->cap = want;
+            fresh = 1;
+        }
+        uint32_t first = b->nrows, take = n - done_rows < b->cap - first ? n - done_rows : b->cap - first;
+        if ((rc = write_slices(ix, g->geo.nbits, b, fresh, first, rows + done_rows, take)) != SQLITE_OK)
+            break;
+        for (uint32_t i = 0; i < take && rc == SQLITE_OK; i++) {
+            uint32_t slot = first + i;
+            set_rid(b, slot, rows[done_rows + i].rid);
+            b->live[slot / 8] |= (uint8_t)(1u << (slot % 8));
+            sqlite3_stmt *st = bs_stmt(ix, BS_MAP_INSERT);
+            if (st == NULL) {
+                rc = SQLITE_ERROR;
+                break;
+            }
+            sqlite3_bind_int64(st, 1, rows[done_rows + i].rid);
+            sqlite3_bind_int64(st, 2, b->id);
+            sqlite3_bind_int64(st, 3, slot);
+            rc = done(ix, st);
+        }
+        b->nrows = first + take;
+        b->nlive += take;
+        if (rc == SQLITE_OK)
+            rc = save_block(ix, b);
+        done_rows += take;
+    }
+    sqlite3_free(b);
+    return rc;
+}
+
+/* Slice group g's pending rows. */
+static int flush(bs_index *ix, const bs_group *g)
+{
+    sqlite3_stmt *st = bs_stmt(ix, BS_PENDING_OF_GROUP);
+    uint64_t nbytes = bloom_geometry_nbytes(&g->geo);
+    bs_row *rows = NULL;
+    uint8_t *bits = NULL;
+    uint32_t n = 0, max = 0;
+    int rc;
+    if (st == NULL)
+        return SQLITE_ERROR;
+    sqlite3_bind_int64(st, 1, g->id);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (sqlite3_column_type(st, 1) != SQLITE_BLOB ||
+            (uint64_t)sqlite3_column_bytes(st, 1) != nbytes) {
+            rc = corrupt(ix, "a pending row has the wrong size");
+            goto out;
+        }
+        if (n == max) {
+            max = max ? 2 * max : 64;
+            bs_row *r2 = sqlite3_realloc64(rows, (sqlite3_uint64)max * sizeof *rows);
+            uint8_t *b2 = sqlite3_realloc64(bits, (sqlite3_uint64)max * nbytes);
+            if (r2 != NULL)
+                rows = r2;
+            if (b2 != NULL)
+                bits = b2;
+            if (r2 == NULL || b2 == NULL) {
+                rc = bs_fail(ix, SQLITE_NOMEM, "out of memory");
+                goto out;
+            }
+        }
+        rows[n].rid = sqlite3_column_int64(st, 0);
+        memcpy(bits + (size_t)n * nbytes, sqlite3_column_blob(st, 1), nbytes);
+        n++;
+    }
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE) {
+        rc = bs_fail_db(ix, rc);
+        goto out;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        rows[i].bits = bits + (size_t)i * nbytes;
+    if (n > 0 && (rc = slice_rows(ix, g, rows, n, 1)) != SQLITE_OK)
+        goto out;
+    if ((st = bs_stmt(ix, BS_PENDING_DELETE_GROUP)) == NULL) {
+        rc = SQLITE_ERROR;
+        goto out;
+    }
+    sqlite3_bind_int64(st, 1, g->id);
+    if ((rc = done(ix, st)) != SQLITE_OK)
+        goto out;
+    if ((st = bs_stmt(ix, BS_GROUP_PENDING)) == NULL) {
+        rc = SQLITE_ERROR;
+        goto out;
+    }
+    sqlite3_bind_int64(st, 1, g->id);
+    sqlite3_bind_int64(st, 2, -g->pending);
+    rc = done(ix, st);
+out:
+    sqlite3_reset(st);
+    sqlite3_free(rows);
+    sqlite3_free(bits);
+    return rc;
+}
+
+/* ---- a row in ---- */
+
+/* The group of geometry geo, made when there is room; *gid 0: no room. */
+static int group_of(bs_index *ix, const bloom_geometry *geo, sqlite3_int64 *gid)
+{
+    sqlite3_stmt *st = bs_stmt(ix, BS_GROUP_FIND);
+    if (st == NULL)
+        return SQLITE_ERROR;
+    sqlite3_bind_int64(st, 1, geo->layout);
+    sqlite3_bind_int64(st, 2, geo->nhashes);
+    sqlite3_bind_int64(st, 3, bf_to_int64(geo->seed));
+    sqlite3_bind_int64(st, 4, (sqlite3_int64)geo->nbits);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *gid = sqlite3_column_int64(st, 0);
+        sqlite3_reset(st);
+        return SQLITE_OK;
+    }
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE)
+        return bs_fail_db(ix, rc);
+    *gid = 0;
+    if ((st = bs_stmt(ix, BS_GROUP_COUNT)) == NULL)
+        return SQLITE_ERROR;
+    if ((rc = sqlite3_step(st)) != SQLITE_ROW)
+        return bs_fail_db(ix, rc);
+    sqlite3_int64 count = sqlite3_column_int64(st, 0);
+    sqlite3_reset(st);
+    if (count >= BS_MAX_GROUPS)
+        return SQLITE_OK;
+    if ((st = bs_stmt(ix, BS_GROUP_INSERT)) == NULL)
+        return SQLITE_ERROR;
+    sqlite3_bind_int64(st, 1, geo->layout);
+    sqlite3_bind_int64(st, 2, geo->nhashes);
+    sqlite3_bind_int64(st, 3, bf_to_int64(geo->seed));
+    sqlite3_bind_int64(st, 4, (sqlite3_int64)geo->nbits);
+    if ((rc = done(ix, st)) != SQLITE_OK)
+        return rc;
+    *gid = sqlite3_last_insert_rowid(ix->db);
+    return SQLITE_OK;
+}
+
+/* The geometry and bits v is indexed with: 0 when v goes aside (not a
+ * filter; a layout, hash or version the core does not slice, such as a
+ * layout added later: bloom_sliceable is a positive check; or one that
+ * cannot be folded usefully). */
+static int signature_of(bs_index *ix, sqlite3_value *v, bloom_geometry *geo, uint8_t *bits)
+{
+    if (sqlite3_value_type(v) != SQLITE_BLOB)
+        return 0;
+    bloom_filter f;
+    if (bloom_parse(sqlite3_value_blob(v), (size_t)sqlite3_value_bytes(v), &f, NULL) != BLOOM_OK ||
+        !bloom_sliceable(&f))
+        return 0;
+    uint64_t target;
+    if (f.nbits <= ix->max_nbits) {
+        target = f.nbits;
+    } else if (ix->fold_layout == f.layout && ix->fold_nbits == f.nbits) {
+        target = ix->fold_target;
+    } else {
+        target = bloom_fold_target(f.layout, f.nbits, ix->max_nbits);
+        ix->fold_layout = f.layout;
+        ix->fold_nbits = f.nbits;
+        ix->fold_target = target;
+    }
+    return target != 0 && bloom_signature(&f, ix->max_nbits, target, geo, bits);
+}
+
+static int put_aside(bs_index *ix, sqlite3_int64 rid)
+{
+    sqlite3_stmt *st = bs_stmt(ix, BS_ASIDE_INSERT);
+    if (st == NULL)
+        return SQLITE_ERROR;
+    sqlite3_bind_int64(st, 1, rid);
+    return done(ix, st);
+}
+
+/* rows of group gid to pending (then sliced when they make a batch). */
+static int put_pending(bs_index *ix, sqlite3_int64 gid, const bs_row *rows, uint32_t n,
+                       uint64_t nbytes)
+{
+    int rc = SQLITE_OK;
+    for (uint32_t i = 0; i < n && rc == SQLITE_OK; i++) {
+        sqlite3_stmt *st = bs_stmt(ix, BS_PENDING_INSERT);
+        if (st == NULL)
+            return SQLITE_ERROR;
+        sqlite3_bind_int64(st, 1, rows[i].rid);
+        sqlite3_bind_int64(st, 2, gid);
+        sqlite3_bind_blob(st, 3, rows[i].bits, (int)nbytes, SQLITE_STATIC);
+        rc = done(ix, st);
+    }
+    if (rc != SQLITE_OK)
+        return rc;
+    sqlite3_stmt *st = bs_stmt(ix, BS_GROUP_PENDING);
+    if (st == NULL)
+        return SQLITE_ERROR;
+    sqlite3_bind_int64(st, 1, gid);
+    sqlite3_bind_int64(st, 2, n);
+    if ((rc = done(ix, st)) != SQLITE_OK)
+        return rc;
+    bs_group g;
+    if ((rc = load_group(ix, gid, &g)) != SQLITE_OK)
+        return rc;
+    return g.pending >= BS_FLUSH_ROWS ? flush(ix, &g) : SQLITE_OK;
+}
+
+int bs_put(bs_index *ix, sqlite3_int64 rid, sqlite3_value *v)
+{
+    if (sqlite3_value_type(v) == SQLITE_NULL)
+        return SQLITE_OK; /* a NULL filter holds nothing: never a candidate */
+    uint8_t *bits = sqlite3_malloc64(ix->max_nbits / 8 + 8);
+    bloom_geometry geo;
+    sqlite3_int64 gid = 0;
+    int rc = SQLITE_OK;
+    if (bits == NULL)
+        return bs_fail(ix, SQLITE_NOMEM, "out of memory");
+    if (signature_of(ix, v, &geo, bits))
+        rc = group_of(ix, &geo, &gid);
+    if (rc == SQLITE_OK) {
+        if (gid == 0) {
+            rc = put_aside(ix, rid);
+        } else {
+            bs_row row = {rid, bits};
+            rc = put_pending(ix, gid, &row, 1, bloom_geometry_nbytes(&geo));
+        }
+    }
+    sqlite3_free(bits);
+    return rc;
+}
+
+/* ---- a row out ---- */
+
+static int delete_block(bs_index *ix, const bs_block *b)
+{
+    sqlite3_stmt *st = bs_stmt(ix, BS_SLICES_DELETE);
+    int rc;
+    if (st == NULL)
+        return SQLITE_ERROR;
+    sqlite3_bind_int64(st, 1, (sqlite3_int64)((uint64_t)b->id << BS_PAGE_SHIFT));
+    sqlite3_bind_int64(st, 2, (sqlite3_int64)((uint64_t)(b->id + 1) << BS_PAGE_SHIFT));
+    if ((rc = done(ix, st)) != SQLITE_OK)
+        return rc;
+    if ((st = bs_stmt(ix, BS_BLOCK_DELETE)) == NULL)
+        return SQLITE_ERROR;
+    sqlite3_bind_int64(st, 1, b->id);
+    return done(ix, st);
+}
+
+/* The live rows of block b, read back from its slices: rows[] (bits in
+ * *store, sqlite3_malloc'd), *n. */
+static int read_live_rows(bs_index *ix, const bs_group *g, const bs_block *b, bs_row *rows,
+                          uint8_t **store, uint32_t *n)
+{
+    uint64_t nbytes = bloom_geometry_nbytes(&g->geo);
+    uint32_t nwords = b->cap / 64, npages = bs_slice_pages(b->cap, g->geo.nbits);
+    uint64_t *cols = sqlite3_malloc64((sqlite3_uint64)nwords * nbytes * 8 * sizeof(uint64_t));
+    uint8_t *page = sqlite3_malloc(BS_PAGE_BYTES), *bits = sqlite3_malloc64(64 * nbytes);
+    int rc = SQLITE_OK;
+    *store = sqlite3_malloc64((sqlite3_uint64)b->nlive * nbytes + 1);
+    *n = 0;
+    if (cols == NULL || page == NULL || bits == NULL || *store == NULL) {
+        rc = bs_fail(ix, SQLITE_NOMEM, "out of memory");
+        goto out;
+    }
+    for (uint32_t pg = 0; pg < npages; pg++) {
+        uint32_t bytes = bs_slice_page_bytes(b->cap, g->geo.nbits, pg);
+        uint64_t q0 = (uint64_t)pg * (BS_PAGE_BYTES / 8);
+        if ((rc = bs_read_slice_page(ix, b->id, pg, page, (int)bytes)) != SQLITE_OK)
+            goto out;
+        for (uint32_t i = 0; i < bytes / 8; i++) {
+            uint64_t q = q0 + i;
+            cols[(size_t)(q % nwords) * nbytes * 8 + q / nwords] = load_word(page + 8 * i);
+        }
+    }
+    for (uint32_t w = 0; w < nwords; w++) {
+        uint8_t *out[64];
+        for (int j = 0; j < 64; j++)
+            out[j] = bits + (size_t)j * nbytes;
+        bloom_slices_to_rows(cols + (size_t)w * nbytes * 8, nbytes, out, 64);
+        for (uint32_t j = 0; j < 64; j++) {
+            uint32_t slot = 64 * w + j;
+            if (slot >= b->nrows || !is_live(b, slot) || *n >= b->nlive)
+                continue;
+            rows[*n].rid = rid_at(b, slot);
+            rows[*n].bits = *store + (size_t)*n * nbytes;
+            memcpy(rows[*n].bits, out[j], nbytes);
+            (*n)++;
+        }
+    }
+out:
+    sqlite3_free(cols);
+    sqlite3_free(page);
+    sqlite3_free(bits);
+    return rc;
+}
+
+static int drop_from_block(bs_index *ix, sqlite3_int64 rid, sqlite3_int64 block, sqlite3_int64 slot)
+{
+    bs_block *b = sqlite3_malloc(sizeof *b);
+    bs_row *rows = NULL;
+    uint8_t *store = NULL;
+    int rc;
+    if (b == NULL)
+        return bs_fail(ix, SQLITE_NOMEM, "out of memory");
+    if ((rc = load_block(ix, block, b)) != SQLITE_OK)
+        goto out;
+    if (slot < 0 || slot >= b->nrows || !is_live(b, (uint32_t)slot) ||
+        rid_at(b, (uint32_t)slot) != rid) {
+        rc = corrupt(ix, "a row is not where the map says");
+        goto out;
+    }
+    b->live[slot / 8] &= (uint8_t)~(1u << (slot % 8));
+    b->nlive--;
+    sqlite3_int64 last;
+    if ((rc = last_block(ix, b->grp, &last)) != SQLITE_OK)
+        goto out;
+    if (b->nlive == 0) {
+        rc = delete_block(ix, b);
+    } else if (b->id != last && b->nlive <= b->cap / 4) {
+        /* sparse: its rows go back to pending, the block away */
+        bs_group g;
+        uint32_t n;
+        if ((rc = load_group(ix, b->grp, &g)) != SQLITE_OK)
+            goto out;
+        if ((rows = sqlite3_malloc64((sqlite3_uint64)b->nlive * sizeof *rows)) == NULL) {
+            rc = bs_fail(ix, SQLITE_NOMEM, "out of memory");
+            goto out;
+        }
+        if ((rc = read_live_rows(ix, &g, b, rows, &store, &n)) != SQLITE_OK)
+            goto out;
+        for (uint32_t i = 0; i < n && rc == SQLITE_OK; i++) {
+            sqlite3_stmt *st = bs_stmt(ix, BS_MAP_DELETE);
+            if (st == NULL) {
+                rc = SQLITE_ERROR;
+                goto out;
+            }
+            sqlite3_bind_int64(st, 1, rows[i].rid);
+            rc = done(ix, st);
+        }
+        if (rc == SQLITE_OK && (rc = delete_block(ix, b)) == SQLITE_OK)
+            rc = put_pending(ix, g.id, rows, n, bloom_geometry_nbytes(&g.geo));
+    } else {
+        rc = save_block(ix, b);
+    }
+out:
+    sqlite3_free(b);
+    sqlite3_free(rows);
+    sqlite3_free(store);
+    return rc;
+}
+
+int bs_drop(bs_index *ix, sqlite3_int64 rid)
+{
+    sqlite3_stmt *st = bs_stmt(ix, BS_PENDING_GROUP_OF);
+    int rc;
+    if (st == NULL)
+        return SQLITE_ERROR;
+    sqlite3_bind_int64(st, 1, rid);
+    if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        sqlite3_int64 gid = sqlite3_column_int64(st, 0);
+        sqlite3_reset(st);
+        if ((st = bs_stmt(ix, BS_PENDING_DELETE)) == NULL)
+            return SQLITE_ERROR;
+        sqlite3_bind_int64(st, 1, rid);
+        if ((rc = done(ix, st)) != SQLITE_OK)
+            return rc;
+        if ((st = bs_stmt(ix, BS_GROUP_PENDING)) == NULL)
+            return SQLITE_ERROR;
+        sqlite3_bind_int64(st, 1, gid);
+        sqlite3_bind_int64(st, 2, -1);
+        return done(ix, st);
+    }
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE)
+        return bs_fail_db(ix, rc);
+    if ((st = bs_stmt(ix, BS_ASIDE_DELETE)) == NULL)
+        return SQLITE_ERROR;
+    sqlite3_bind_int64(st, 1, rid);
+    if ((rc = done(ix, st)) != SQLITE_OK)
+        return rc;
+    if (sqlite3_changes(ix->db) > 0)
+        return SQLITE_OK;
+    if ((st = bs_stmt(ix, BS_MAP_GET)) == NULL)
+        return SQLITE_ERROR;
+    sqlite3_bind_int64(st, 1, rid);
+    if ((rc = sqlite3_step(st)) != SQLITE_ROW) {
+        sqlite3_reset(st);
+        return rc == SQLITE_DONE ? SQLITE_OK : bs_fail_db(ix, rc); /* not indexed */
+    }
+    sqlite3_int64 block = sqlite3_column_int64(st, 0), slot = sqlite3_column_int64(st, 1);
+    sqlite3_reset(st);
+    if ((st = bs_stmt(ix, BS_MAP_DELETE)) == NULL)
+        return SQLITE_ERROR;
+    sqlite3_bind_int64(st, 1, rid);
+    if ((rc = done(ix, st)) != SQLITE_OK)
+        return rc;
+    return drop_from_block(ix, rid, block, slot);
+}
+
+int bs_has(bs_index *ix, sqlite3_int64 rid, int *has)
+{
+    static const int where[] = {BS_PENDING_GROUP_OF, BS_MAP_GET};
+    *has = 0;
+    for (size_t i = 0; i < sizeof where / sizeof where[0] && !*has; i++) {
+        sqlite3_stmt *st = bs_stmt(ix, where[i]);
+        if (st == NULL)
+            return SQLITE_ERROR;
+        sqlite3_bind_int64(st, 1, rid);
+        int rc = sqlite3_step(st);
+        sqlite3_reset(st);
+        if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+            return bs_fail_db(ix, rc);
+        *has = rc == SQLITE_ROW;
+    }
+    if (!*has) {
+        char *sql = sqlite3_mprintf("SELECT 1 FROM \"%w\".\"%w_aside\" WHERE rid = %lld",
+                                    ix->schema, ix->name, (long long)rid);
+        sqlite3_stmt *st;
+        if (sql == NULL)
+            return bs_fail(ix, SQLITE_NOMEM, "out of memory");
+        int rc = sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL);
+        sqlite3_free(sql);
+        if (rc != SQLITE_OK)
+            return bs_fail_db(ix, rc);
+        rc = sqlite3_step(st);
+        *has = rc == SQLITE_ROW;
+        sqlite3_finalize(st);
+        if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+            return bs_fail_db(ix, rc);
+    }
+    return SQLITE_OK;
+}
+
+/* ---- the build ---- */
+
+/* Bytes of rows the build holds before it slices a group's partial block. */
+#define BS_BUILD_MEMORY (64 << 20)
+
+/* Up to BS_MAX_CAP rows of one group, waiting to be sliced into a block. */
+typedef struct bs_build_group {
+    sqlite3_int64 gid;
+    bloom_geometry geo;
+    uint32_t n;
+    bs_row rows[BS_MAX_CAP];
+    uint8_t *bits;
+} bs_build_group;
+
+static int build_slice(bs_index *ix, bs_build_group *bg)
+{
+    if (bg->n == 0)
+        return SQLITE_OK;
+    bs_group g = {bg->gid, bg->geo, 0};
+    int rc = slice_rows(ix, &g, bg->rows, bg->n, 0);
+    bg->n = 0;
+    return rc;
+}
+
+int bs_build(bs_index *ix)
+{
+    bs_build_group *groups[BS_MAX_GROUPS] = {NULL};
+    int ngroups = 0, rc, step;
+    uint64_t buffered = 0; /* bytes of rows in the groups' buffers */
+    uint8_t *bits = sqlite3_malloc64(ix->max_nbits / 8 + 8);
+    char *sql = sqlite3_mprintf("SELECT rowid, \"%w\" FROM \"%w\".\"%w\" ORDER BY rowid",
+                                ix->column, ix->schema, ix->table);
+    sqlite3_stmt *scan = NULL;
+    if (bits == NULL || sql == NULL) {
+        rc = bs_fail(ix, SQLITE_NOMEM, "out of memory");
+        goto out;
+    }
+    if ((rc = sqlite3_prepare_v2(ix->db, sql, -1, &scan, NULL)) != SQLITE_OK) {
+        rc = bs_fail_db(ix, rc);
+        goto out;
+    }
+    while ((step = sqlite3_step(scan)) == SQLITE_ROW) {
+        sqlite3_int64 rid = sqlite3_column_int64(scan, 0);
+        sqlite3_value *v = sqlite3_column_value(scan, 1);
+        bloom_geometry geo;
+        sqlite3_int64 gid = 0;
+        if (sqlite3_value_type(v) == SQLITE_NULL)
+            continue;
+        if (signature_of(ix, v, &geo, bits) && (rc = group_of(ix, &geo, &gid)) != SQLITE_OK)
+            goto out;
+        if (gid == 0) {
+            if ((rc = put_aside(ix, rid)) != SQLITE_OK)
+                goto out;
+            continue;
+        }
+        bs_build_group *bg = NULL;
+        for (int i = 0; i < ngroups && bg == NULL; i++)
+            if (groups[i]->gid == gid)
+                bg = groups[i];
+        if (bg == NULL) {
+            uint64_t nbytes = bloom_geometry_nbytes(&geo);
+            bg = groups[ngroups] = sqlite3_malloc(sizeof *bg);
+            if (bg == NULL || (bg->bits = sqlite3_malloc64(BS_MAX_CAP * nbytes)) == NULL) {
+                rc = bs_fail(ix, SQLITE_NOMEM, "out of memory");
+                goto out;
+            }
+            ngroups++;
+            bg->gid = gid;
+            bg->geo = geo;
+            bg->n = 0;
+            for (int j = 0; j < BS_MAX_CAP; j++)
+                bg->rows[j].bits = bg->bits + (size_t)j * nbytes;
+        }
+        bg->rows[bg->n].rid = rid;
+        memcpy(bg->rows[bg->n].bits, bits, bloom_geometry_nbytes(&geo));
+        buffered += bloom_geometry_nbytes(&geo);
+        if (++bg->n == BS_MAX_CAP) {
+            buffered -= bg->n * bloom_geometry_nbytes(&bg->geo);
+            if ((rc = build_slice(ix, bg)) != SQLITE_OK)
+                goto out;
+        } else if (buffered > BS_BUILD_MEMORY) {
+            /* the group holding the most bytes is sliced now */
+            bs_build_group *most = groups[0];
+            for (int i = 1; i < ngroups; i++)
+                if (groups[i]->n * bloom_geometry_nbytes(&groups[i]->geo) >
+                    most->n * bloom_geometry_nbytes(&most->geo))
+                    most = groups[i];
+            buffered -= most->n * bloom_geometry_nbytes(&most->geo);
+            if ((rc = build_slice(ix, most)) != SQLITE_OK)
+                goto out;
+        }
+    }
+    if (step != SQLITE_DONE) {
+        rc = bs_fail_db(ix, step);
+        goto out;
+    }
+    /* each group's last rows: a block of their size, or pending when few */
+    for (int i = 0; i < ngroups; i++) {
+        bs_build_group *bg = groups[i];
+        sqlite3_int64 last;
+        if ((rc = last_block(ix, bg->gid, &last)) != SQLITE_OK)
+            goto out;
+        if (bg->n >= BS_FLUSH_ROWS || (bg->n > 0 && last != 0))
+            rc = build_slice(ix, bg);
+        else if (bg->n > 0)
+            rc = put_pending(ix, bg->gid, bg->rows, bg->n, bloom_geometry_nbytes(&bg->geo));
+        if (rc != SQLITE_OK)
+            goto out;
+    }
+    rc = SQLITE_OK;
+out:
+    sqlite3_finalize(scan);
+    sqlite3_free(sql);
+    sqlite3_free(bits);
+    for (int i = 0; i < ngroups; i++) {
+        sqlite3_free(groups[i]->bits);
+        sqlite3_free(groups[i]);
+    }
+    return rc;
+}
