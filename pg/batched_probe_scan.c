@@ -27,6 +27,7 @@
  */
 #include "bloomfilter.h"
 #include "batched_probe.h"
+#include "runtime_filter.h"
 
 #include <limits.h>
 
@@ -38,6 +39,7 @@
 #include "catalog/pg_proc.h"
 #include "nodes/extensible.h"
 #include "nodes/nodeFuncs.h"
+#include "nodes/supportnodes.h"
 #include "optimizer/clauses.h"
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
@@ -257,17 +259,31 @@ offer_paths(PlannerInfo *root, RelOptInfo *rel, Index rti, RangeTblEntry *rte)
 
 /*
  * bloom_contains_support(internal): the planner support function of
- * bloom_contains and contained_in_bloom.  Its job is to be called: the
- * planner calls it while it simplifies a query, before it plans the scans,
- * which loads this module, and so installs the hook above, in a session
- * that has not used a filter yet.  It simplifies nothing.
+ * bloom_contains and contained_in_bloom.  Its first job is to be called:
+ * the planner calls it while it simplifies a query, before it plans the
+ * scans, which loads this module, and so installs the hook above, in a
+ * session that has not used a filter yet.  It simplifies nothing.  It
+ * answers one estimate: the condition of a remote runtime filter
+ * (runtime_filter_plan.c), whose filter is a placeholder while the query
+ * is planned, keeps every row, so that the plan is the one without it.
  */
 PG_FUNCTION_INFO_V1(bloom_contains_support);
 
 Datum
 bloom_contains_support(PG_FUNCTION_ARGS)
 {
-	(void) fcinfo;
+	Node	   *request = (Node *) PG_GETARG_POINTER(0);
+
+	if (IsA(request, SupportRequestSelectivity))
+	{
+		SupportRequestSelectivity *req = (SupportRequestSelectivity *) request;
+
+		if (list_length(req->args) == 2 && bloom_runtime_is_placeholder(linitial(req->args)))
+		{
+			req->selectivity = 1.0;
+			PG_RETURN_POINTER(req);
+		}
+	}
 	PG_RETURN_POINTER(NULL);
 }
 

@@ -7,10 +7,12 @@
  *                               'classic' (default) or 'blocked'
  *
  * and registers what the other files register: the batched probe scan's
- * settings and planner hook (batched_probe_scan.c).
+ * settings and planner hook (batched_probe_scan.c), the runtime filters'
+ * settings, planner hook and build node (runtime_filter.c).
  */
 #include "bloomfilter.h"
 #include "batched_probe.h"
+#include "runtime_filter.h"
 
 #include "utils/guc.h"
 
@@ -61,5 +63,6 @@ _PG_init(void)
 							 PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 	bloom_batched_probe_init();
+	bloom_runtime_filter_init();
 	MarkGUCPrefixReserved("bloomfilter");
 }
