@@ -190,6 +190,13 @@ create_state(CustomScan *cscan)
 	return (Node *) state;
 }
 
+/* The shared filter's value in this process. */
+static struct varlena *
+shared_value(SharedFilter *shared)
+{
+	return (struct varlena *) ((char *) shared + shared->value_offset);
+}
+
 static ParamExecData *
 param_slot(BuildState *state)
 {
@@ -242,6 +249,16 @@ begin_build(CustomScanState *node, EState *estate, int eflags)
 	clear_param(state);
 }
 
+/* The shared filter as this process's parameter. */
+static void
+publish_shared(BuildState *state)
+{
+	ParamExecData *prm = param_slot(state);
+
+	prm->value = PointerGetDatum(shared_value(state->shared));
+	prm->isnull = false;
+}
+
 /* Forget this build's hashes (a new build follows). */
 static void
 reset_build(BuildState *state)
@@ -255,14 +272,8 @@ reset_build(BuildState *state)
 	state->finished = false;
 	state->local = NULL;
 	state->rows = 0;
-	clear_param(state);
-}
-
-/* The shared filter's value in this process. */
-static struct varlena *
-shared_value(SharedFilter *shared)
-{
-	return (struct varlena *) ((char *) shared + shared->value_offset);
+	if (state->shared == NULL)
+		clear_param(state);
 }
 
 /* Keep a hash: in the array, or (shared) straight into the private filter. */
@@ -394,12 +405,11 @@ finish_local(BuildState *state)
 	prm->isnull = false;
 }
 
-/* OR this participant's filter into the shared one; publish the shared one. */
+/* OR this participant's filter into the shared one. */
 static void
 finish_shared(BuildState *state)
 {
 	struct varlena *value = shared_value(state->shared);
-	ParamExecData *prm;
 
 	if (state->local != NULL)
 	{
@@ -417,9 +427,6 @@ finish_shared(BuildState *state)
 		pg_atomic_fetch_add_u64(&state->shared->keys, state->n);
 	}
 	state->filter_bytes = VARSIZE(value);
-	prm = param_slot(state);
-	prm->value = PointerGetDatum(value);
-	prm->isnull = false;
 }
 
 static TupleTableSlot *
@@ -515,6 +522,7 @@ initialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
 	if (bloom_init(VARDATA(value), size, BLOOM_LAYOUT_CLASSIC, nbits, nhashes, 0, &view, &err) != BLOOM_OK)
 		bloom_raise(&err, BLOOM_SOURCE_BINARY, NULL);
 	state->shared = shared;
+	publish_shared(state);
 }
 
 static void
@@ -527,6 +535,7 @@ reinitialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
 	((BuildState *) node)->shared = shared;
 	pg_atomic_write_u64(&shared->keys, 0);
 	memset(VARDATA(value) + BLOOM_HEADER_SIZE, 0, VARSIZE(value) - VARHDRSZ - BLOOM_HEADER_SIZE);
+	publish_shared((BuildState *) node);
 }
 
 static void
@@ -536,6 +545,7 @@ initialize_worker(CustomScanState *node, shm_toc *toc, void *coordinate)
 
 	(void) toc;
 	state->shared = coordinate;
+	publish_shared(state);
 }
 
 /* The shared memory goes away after this: keep what EXPLAIN shows. */
@@ -574,18 +584,29 @@ explain_build(CustomScanState *node, List *ancestors, ExplainState *es)
 														list_length(es->rtable) > 1 || es->verbose,
 														false));
 	}
-	if (state->spec.kind == RUNTIME_FILTER_CANONICAL)
-		appendStringInfoString(&buf, " (for the remote scan)");
-	if (es->analyze && state->builds > 0)
+	/* (remote; N keys, S kB): what was built, the last time */
+	if (state->spec.kind == RUNTIME_FILTER_CANONICAL || (es->analyze && state->builds > 0))
 	{
-		if (state->was_shared)
-			appendStringInfo(&buf, " (shared by the workers: " UINT64_FORMAT " keys, %zu kB)",
-							 state->shared_keys, (state->filter_bytes + 1023) / 1024);
-		else if (state->overflow)
-			appendStringInfo(&buf, " (none: more than %.0f keys)", state->max_keys);
-		else
-			appendStringInfo(&buf, " (%zu keys, %zu kB)", state->n,
-							 (state->filter_bytes + 1023) / 1024);
+		const char *sep = "";
+
+		appendStringInfoString(&buf, " (");
+		if (state->spec.kind == RUNTIME_FILTER_CANONICAL)
+		{
+			appendStringInfoString(&buf, "remote");
+			sep = "; ";
+		}
+		if (es->analyze && state->builds > 0)
+		{
+			if (state->was_shared)
+				appendStringInfo(&buf, "%s" UINT64_FORMAT " keys, %zu kB, shared by the workers", sep,
+								 state->shared_keys, (state->filter_bytes + 1023) / 1024);
+			else if (state->overflow)
+				appendStringInfo(&buf, "%snone: more than %.0f keys", sep, state->max_keys);
+			else
+				appendStringInfo(&buf, "%s%zu keys, %zu kB", sep, state->n,
+								 (state->filter_bytes + 1023) / 1024);
+		}
+		appendStringInfoChar(&buf, ')');
 	}
 	snprintf(label, sizeof label, "Runtime Filter %d", state->spec.filter_id);
 	ExplainPropertyText(label, buf.data, es);

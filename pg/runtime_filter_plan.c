@@ -715,7 +715,8 @@ note_remote_candidate(InjectContext *cx, HashJoin *hj, Target *target, bool may_
 		rte->relkind != RELKIND_FOREIGN_TABLE)
 		return;
 	orig = rt_fetch(rti, cx->parse->rtable);
-	if (orig->rtekind != RTE_RELATION || orig->relid != rte->relid || orig->inh ||
+	/* a table with inheritance children is scanned by its children's RTEs */
+	if (orig->rtekind != RTE_RELATION || orig->relid != rte->relid || rte->inh ||
 		!in_inner_position((Node *) cx->parse->jointree, rti) || !remote_has_extension(rte->relid))
 		return;
 	foreach(lc, cx->candidates)
