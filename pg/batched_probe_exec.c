@@ -276,7 +276,8 @@ begin_scan(CustomScanState *node, EState *estate, int eflags)
 									  list_copy_tail(list_truncate(list_copy(cscan->custom_exprs),
 																   first + rf->spec.nkeys),
 													 first),
-									  rf->spec.hashfuncs, rf->spec.collations, &node->ss.ps);
+									  rf->spec.hashfuncs, rf->spec.collations,
+									  rf->spec.integer_keys, &node->ss.ps);
 			first += rf->spec.nkeys;
 			state->filters[state->nfilters++] = rf;
 		}
@@ -477,10 +478,31 @@ runtime_decide(RuntimeProbe *rf, uint64 probed, uint64 passed)
 	rf->window_passed = 0;
 }
 
+/* Keep the row in fetch_slot in the batch (its header, a pin of its page). */
+static inline void
+keep_row(BatchedProbeState *state, int n)
+{
+	BufferHeapTupleTableSlot *bslot = (BufferHeapTupleTableSlot *) state->fetch_slot;
+
+	state->tuples[n] = *bslot->base.tuple;
+	state->buffers[n] = bslot->buffer;
+	if (state->npinned == 0 || state->pinned[state->npinned - 1] != bslot->buffer)
+	{
+		IncrBufferRefCount(bslot->buffer);
+		state->pinned[state->npinned++] = bslot->buffer;
+	}
+}
+
 /*
- * Fetch the next batch of rows that pass the quals, compute every probing
- * filter's hashes, probe them filter by filter; false when the heap scan
- * is done.  A batch may have no survivors.
+ * Fetch the next batch of rows that pass the quals and the probing filters
+ * (those on, and the ones off when the batch is a sample); false when the
+ * heap scan is done.  A batch may have no survivors.
+ *
+ * Filters that fit in the cache are probed row by row as the rows are
+ * read: a row turned away is never kept.  When a filter is larger
+ * (bloomfilter.batched_probe_min_size), every row that passes the quals is
+ * kept with its hashes, and each filter in turn probes the batch with the
+ * prefetching batch probe.
  */
 static bool
 next_runtime_batch(BatchedProbeState *state)
@@ -488,13 +510,15 @@ next_runtime_batch(BatchedProbeState *state)
 	ScanState  *ss = &state->css.ss;
 	ExprContext *econtext = ss->ps.ps_ExprContext;
 	TableScanDesc scan = ss->ss_currentScanDesc;
+	TupleTableSlot *slot = state->fetch_slot;
 	MemoryContext old;
 	RuntimeProbe *probing[RUNTIME_MAX_FILTERS];
+	uint64		probed[RUNTIME_MAX_FILTERS] = {0};
+	uint64		passed[RUNTIME_MAX_FILTERS] = {0};
 	int			nprobing = 0;
+	bool		batched = false;
 	int			n = 0;
-	int			alive[BLOOM_PROBE_BATCH];
-	int			nalive;
-	int64		removed = 0;
+	int			read = 0;
 	bool		sample;
 
 	CHECK_FOR_INTERRUPTS();
@@ -511,23 +535,26 @@ next_runtime_batch(BatchedProbeState *state)
 		RuntimeProbe *rf = state->filters[f];
 
 		if (rf->present && (!rf->off || sample))
+		{
 			probing[nprobing++] = rf;
+			batched |= rf->prefetch;
+		}
 	}
 	state->batches++;
 	state->passed_through = 0;
 
 	MemoryContextReset(state->batch_cxt);
 	old = MemoryContextSwitchTo(state->batch_cxt);
-	while (n < BLOOM_PROBE_BATCH)
+	while (n < BLOOM_PROBE_BATCH && read < 4 * BLOOM_PROBE_BATCH)
 	{
-		TupleTableSlot *slot = state->fetch_slot;
-		BufferHeapTupleTableSlot *bslot = (BufferHeapTupleTableSlot *) slot;
+		int			f;
 
 		if (!table_scan_getnextslot(scan, ForwardScanDirection, slot))
 		{
 			state->done = true;
 			break;
 		}
+		read++;
 		econtext->ecxt_scantuple = slot;
 		if (state->quals != NULL)
 		{
@@ -540,60 +567,76 @@ next_runtime_batch(BatchedProbeState *state)
 				continue;
 			}
 		}
-		state->tuples[n] = *bslot->base.tuple;
-		state->buffers[n] = bslot->buffer;
-		if (state->npinned == 0 || state->pinned[state->npinned - 1] != bslot->buffer)
-		{
-			IncrBufferRefCount(bslot->buffer);
-			state->pinned[state->npinned++] = bslot->buffer;
-		}
-		for (int f = 0; f < nprobing; f++)
+		for (f = 0; f < nprobing; f++)
 		{
 			RuntimeProbe *rf = probing[f];
-			uint32		combined;
+			uint64		hash = 0;
+			bool		hashed = bloom_runtime_hash_row(&rf->hasher, econtext, &hash);
 
-			rf->null_key[n] = !bloom_runtime_hash_row(&rf->hasher, econtext, &combined);
-			if (!rf->null_key[n])
-				rf->hashes[n] = bloom_runtime_mix(combined);
+			if (batched)
+			{
+				rf->null_key[n] = !hashed;
+				rf->hashes[n] = hash;
+				continue;
+			}
+			probed[f]++;
+			/* a NULL key matches nothing */
+			if (!hashed || !bloom_contains_hash(&rf->filter, hash))
+				break;
+			passed[f]++;
 		}
+		if (f < nprobing)
+			continue;
+		keep_row(state, n);
+		state->survivors[n] = n;
 		n++;
 	}
 	MemoryContextSwitchTo(old);
 
-	/* every row, then what each filter leaves to the next */
-	nalive = n;
-	for (int i = 0; i < n; i++)
-		alive[i] = i;
-	for (int f = 0; f < nprobing && nalive > 0; f++)
+	state->nsurvivors = n;
+	if (batched)
 	{
-		RuntimeProbe *rf = probing[f];
-		uint64		hashes[BLOOM_PROBE_BATCH];
-		int			rows[BLOOM_PROBE_BATCH];
-		int			nkeys = 0;
-		int			before = nalive;
+		/* every row kept, then what each filter leaves to the next */
+		int			alive[BLOOM_PROBE_BATCH];
+		int			nalive = n;
 
-		for (int i = 0; i < nalive; i++)
-			if (!rf->null_key[alive[i]])
-			{
-				hashes[nkeys] = rf->hashes[alive[i]];
-				rows[nkeys++] = alive[i];
-			}
-		if (rf->prefetch)
-			bloom_contains_hashes(&rf->filter, hashes, (size_t) nkeys, state->hits);
-		else
+		for (int i = 0; i < n; i++)
+			alive[i] = i;
+		for (int f = 0; f < nprobing && nalive > 0; f++)
+		{
+			RuntimeProbe *rf = probing[f];
+			uint64		hashes[BLOOM_PROBE_BATCH];
+			int			rows[BLOOM_PROBE_BATCH];
+			int			nkeys = 0;
+
+			probed[f] = nalive;
+			for (int i = 0; i < nalive; i++)
+				if (!rf->null_key[alive[i]])
+				{
+					hashes[nkeys] = rf->hashes[alive[i]];
+					rows[nkeys++] = alive[i];
+				}
+			if (rf->prefetch)
+				bloom_contains_hashes(&rf->filter, hashes, (size_t) nkeys, state->hits);
+			else
+				for (int i = 0; i < nkeys; i++)
+					state->hits[i] = bloom_contains_hash(&rf->filter, hashes[i]);
+			nalive = 0;
 			for (int i = 0; i < nkeys; i++)
-				state->hits[i] = bloom_contains_hash(&rf->filter, hashes[i]);
-		nalive = 0;
-		for (int i = 0; i < nkeys; i++)
-			if (state->hits[i])
-				alive[nalive++] = rows[i];
-		removed += before - nalive;
-		runtime_decide(rf, (uint64) before, (uint64) nalive);
+				if (state->hits[i])
+					alive[nalive++] = rows[i];
+			passed[f] = nalive;
+		}
+		for (int i = 0; i < nalive; i++)
+			state->survivors[i] = alive[i];
+		state->nsurvivors = nalive;
 	}
-	for (int i = 0; i < nalive; i++)
-		state->survivors[state->nsurvivors++] = alive[i];
-	InstrCountFiltered2(state, removed);
-	return n > 0;
+	for (int f = 0; f < nprobing; f++)
+	{
+		InstrCountFiltered2(state, (double) (probed[f] - passed[f]));
+		runtime_decide(probing[f], probed[f], passed[f]);
+	}
+	return read > 0;
 }
 
 /* A row read without probing (no filter on), as a Seq Scan reads it. */

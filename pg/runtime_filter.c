@@ -27,6 +27,7 @@
 #include <math.h>
 
 #include "nodes/value.h"
+#include "utils/fmgroids.h"
 #include "utils/guc.h"
 
 bool		bloomfilter_runtime_filter = true;
@@ -105,55 +106,86 @@ max_nbits(void)
 	return Max((uint64) 64, UINT64CONST(1) << pg_leftmost_one_pos64(bits));
 }
 
-double
-bloom_runtime_filter_max_keys(double fpr)
+/* Bits a key of a filter of k hash functions at rate fpr: the least m/n
+ * with (1 - e^(-kn/m))^k <= fpr (the rule of core/sizing.c). */
+static double
+bits_per_key(unsigned k, double fpr)
 {
-	unsigned	k = bloom_nhashes_for_fpr(BLOOM_LAYOUT_CLASSIC, fpr);
+	return -(double) k / log1p(-pow(fpr, 1.0 / k));
+}
 
-	/* the sizing rule of core/sizing.c solved for the count */
-	return floor((double) max_nbits() * -log1p(-pow(fpr, 1.0 / k)) / k);
+static unsigned
+kind_nhashes(RuntimeFilterKind kind)
+{
+	if (kind == RUNTIME_FILTER_CANONICAL)
+		return bloom_nhashes_for_fpr(BLOOM_LAYOUT_CLASSIC, bloom_runtime_filter_rate(kind));
+	return RUNTIME_FILTER_LOCAL_NHASHES;
+}
+
+double
+bloom_runtime_filter_max_keys(RuntimeFilterKind kind)
+{
+	return floor((double) max_nbits() /
+				 bits_per_key(kind_nhashes(kind), bloom_runtime_filter_rate(kind)));
 }
 
 /*
- * The parameters of a filter of nkeys keys at rate fpr, within the size
- * setting (a count at the limit may round up to the next size class: the
- * filter then stays at the limit, its rate a little above the target).
+ * The parameters of a filter of nkeys keys: the least power of two of bits
+ * (at least 64) for the rate, within the size setting (a count at the limit
+ * may round up to the next power: the filter then stays at the limit, its
+ * rate a little above the target).
  */
 void
-bloom_runtime_filter_params(double nkeys, double fpr, uint64 *nbits, unsigned *nhashes)
+bloom_runtime_filter_params(RuntimeFilterKind kind, double nkeys, uint64 *nbits, unsigned *nhashes)
 {
-	bloom_error err;
+	double		want;
 	uint64		limit = max_nbits();
+	uint64		bits = 64;
 
-	nkeys = Max(1.0, Min(nkeys, (double) PG_INT64_MAX));
-	if (bloom_params_for_capacity(BLOOM_LAYOUT_CLASSIC, (uint64) nkeys, fpr, nbits, nhashes,
-								  &err) != BLOOM_OK || *nbits > limit)
-	{
-		*nbits = limit;
-		*nhashes = bloom_nhashes_for_fpr(BLOOM_LAYOUT_CLASSIC, fpr);
-	}
+	*nhashes = kind_nhashes(kind);
+	want = Max(1.0, nkeys) * bits_per_key(*nhashes, bloom_runtime_filter_rate(kind));
+	while (bits < limit && (double) bits < want)
+		bits <<= 1;
+	*nbits = bits;
 }
 
 void
 bloom_runtime_hasher_init(RuntimeKeyHasher *h, List *exprs, List *hashfuncs, List *collations,
-						  PlanState *parent)
+						  List *integer_keys, PlanState *parent)
 {
 	int			i = 0;
 	ListCell   *e,
 			   *f,
-			   *c;
+			   *c,
+			   *n;
 
 	h->nkeys = list_length(exprs);
 	h->exprs = palloc(sizeof(ExprState *) * h->nkeys);
 	h->fns = palloc(sizeof(FmgrInfo) * h->nkeys);
 	h->collations = palloc(sizeof(Oid) * h->nkeys);
-	forthree(e, exprs, f, hashfuncs, c, collations)
+	h->reads = palloc(sizeof(RuntimeKeyRead) * h->nkeys);
+	forfour(e, exprs, f, hashfuncs, c, collations, n, integer_keys)
 	{
+		Oid			fn = lfirst_oid(f);
+
 		h->exprs[i] = ExecInitExpr(lfirst(e), parent);
-		fmgr_info(lfirst_oid(f), &h->fns[i]);
+		fmgr_info(fn, &h->fns[i]);
 		h->collations[i] = lfirst_oid(c);
+		h->reads[i] = RUNTIME_KEY_HASH_FUNCTION;
+		if (lfirst_int(n))
+			h->reads[i] = fn == F_HASHINT2 ? RUNTIME_KEY_INT2 :
+				fn == F_HASHINT4 ? RUNTIME_KEY_INT4 : RUNTIME_KEY_INT8;
 		i++;
 	}
+}
+
+/* Whether both sides of a key hash it with the integer family's functions
+ * (then both read it as an integer). */
+bool
+bloom_runtime_integer_key(Oid left, Oid right)
+{
+	return (left == F_HASHINT2 || left == F_HASHINT4 || left == F_HASHINT8) &&
+		(right == F_HASHINT2 || right == F_HASHINT4 || right == F_HASHINT8);
 }
 
 List *
@@ -162,9 +194,10 @@ bloom_runtime_spec_to_list(const RuntimeFilterSpec *spec)
 	/* the estimate as a whole number of rows: Integer nodes hold an int */
 	int			est = (int) Min(spec->est_keys, (double) INT_MAX);
 
-	return list_make4(list_make4(makeInteger(spec->filter_id), makeInteger(spec->paramid),
+	return list_make5(list_make4(makeInteger(spec->filter_id), makeInteger(spec->paramid),
 								 makeInteger((int) spec->kind), makeInteger(spec->nkeys)),
-					  list_copy(spec->hashfuncs), list_copy(spec->collations), makeInteger(est));
+					  list_copy(spec->hashfuncs), list_copy(spec->collations),
+					  list_copy(spec->integer_keys), makeInteger(est));
 }
 
 void
@@ -178,5 +211,6 @@ bloom_runtime_spec_from_list(List *list, RuntimeFilterSpec *spec)
 	spec->nkeys = intVal(lfourth(ints));
 	spec->hashfuncs = lsecond(list);
 	spec->collations = lthird(list);
-	spec->est_keys = intVal(lfourth(list));
+	spec->integer_keys = lfourth(list);
+	spec->est_keys = intVal(list_nth(list, 4));
 }

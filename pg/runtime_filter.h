@@ -37,7 +37,6 @@
 #include "fmgr.h"
 #include "nodes/execnodes.h"
 #include "nodes/plannodes.h"
-#include "port/pg_bitutils.h"
 
 BLOOM_HIDDEN_BEGIN
 
@@ -65,13 +64,16 @@ extern double bloomfilter_runtime_filter_fpr;
 /* Register the settings, the planner hook and the build node (_PG_init). */
 extern void bloom_runtime_filter_init(void);
 
-/* The most keys a filter of bloomfilter.runtime_filter_max_size holds at
- * rate fpr. */
-extern double bloom_runtime_filter_max_keys(double fpr);
-
-/* nbits and nhashes of a classic filter of nkeys keys at rate fpr, within
- * bloomfilter.runtime_filter_max_size. */
-extern void bloom_runtime_filter_params(double nkeys, double fpr, uint64 *nbits, unsigned *nhashes);
+/*
+ * Sizing.  A local filter has 2 hash functions and about twice the bits a
+ * filter of the same rate with the optimal count would have: it is sparse
+ * (a tenth of its bits set), so a key that is not in it is turned away by
+ * its first bit nine times in ten, in one load and a branch that is easy
+ * to predict; the optimal count (7 at 1%) costs a probe about twice as
+ * much.  A remote filter is shipped once and probed by another server: it
+ * has the optimal count at a tenth of the rate.
+ */
+#define RUNTIME_FILTER_LOCAL_NHASHES 2
 
 /* The false-positive rate of a filter of this kind. */
 static inline double
@@ -81,26 +83,34 @@ bloom_runtime_filter_rate(RuntimeFilterKind kind)
 		bloomfilter_runtime_filter_fpr;
 }
 
+/* The most keys a filter of this kind holds within
+ * bloomfilter.runtime_filter_max_size. */
+extern double bloom_runtime_filter_max_keys(RuntimeFilterKind kind);
+
+/* nbits and nhashes of a classic filter of this kind for nkeys keys, within
+ * bloomfilter.runtime_filter_max_size. */
+extern void bloom_runtime_filter_params(RuntimeFilterKind kind, double nkeys, uint64 *nbits,
+										unsigned *nhashes);
+
 /*
- * The 64-bit hash a join-hash filter holds for a row: its keys' 32-bit hashes
- * (each the join's hash function of that key, with the join's collation)
- * combined as PostgreSQL's hash join combines them, then mixed to 64 bits.
+ * How a join-hash filter hashes a key: with the join's hash function of
+ * its side and the join's collation (its 32-bit result), or, for the
+ * integer operator family (int2, int4, int8 in any mix, whose hash
+ * functions give equal values equal hashes), the value itself read as an
+ * int64: the same equality, without a function call.  The planner decides
+ * per key from both sides' functions, so that both sides read alike.
  */
-static inline uint32
-bloom_runtime_combine(uint32 combined, uint32 key_hash)
+typedef enum RuntimeKeyRead
 {
-	return pg_rotate_left32(combined, 1) ^ key_hash;
-}
-
-static inline uint64
-bloom_runtime_mix(uint32 combined)
-{
-	return bloom_hash_int64((int64) combined, 0);
-}
+	RUNTIME_KEY_HASH_FUNCTION,
+	RUNTIME_KEY_INT2,
+	RUNTIME_KEY_INT4,
+	RUNTIME_KEY_INT8
+} RuntimeKeyRead;
 
 /*
- * The keys of one side of a join, evaluated and hashed as the join does:
- * key i with the join's hash function for its side and hashcollations[i].
+ * The keys of one side of a join, evaluated and hashed as above; a row's
+ * hash chains its keys' through bloom_hash_lane.
  */
 typedef struct RuntimeKeyHasher
 {
@@ -108,33 +118,51 @@ typedef struct RuntimeKeyHasher
 	ExprState **exprs;
 	FmgrInfo   *fns;
 	Oid		   *collations;
+	RuntimeKeyRead *reads;
 } RuntimeKeyHasher;
 
-/* Set up hashing of exprs (compiled for parent) with the functions and
- * collations of the plan (lists of OIDs). */
+/* Set up hashing of exprs (compiled for parent) with the functions,
+ * collations and integer flags of the plan (lists). */
 extern void bloom_runtime_hasher_init(RuntimeKeyHasher *h, List *exprs, List *hashfuncs,
-									  List *collations, PlanState *parent);
+									  List *collations, List *integer_keys, PlanState *parent);
 
-/* The combined hash of the row in econtext; false when a key is NULL (every
- * join operator a filter is made for is strict: such a row matches nothing). */
+/* Whether a key whose sides hash with functions left and right is read as
+ * an integer on both. */
+extern bool bloom_runtime_integer_key(Oid left, Oid right);
+
+/* The hash of the row in econtext; false when a key is NULL (every join
+ * operator a filter is made for is strict: such a row matches nothing). */
 static inline bool
-bloom_runtime_hash_row(RuntimeKeyHasher *h, ExprContext *econtext, uint32 *out)
+bloom_runtime_hash_row(RuntimeKeyHasher *h, ExprContext *econtext, uint64 *out)
 {
-	uint32		combined = 0;
+	uint64		hash = 0;
 
 	for (int i = 0; i < h->nkeys; i++)
 	{
 		bool		isnull;
 		Datum		value = ExecEvalExpr(h->exprs[i], econtext, &isnull);
+		uint64		key;
 
 		if (isnull)
 			return false;
-		combined = bloom_runtime_combine(combined,
-										 DatumGetUInt32(FunctionCall1Coll(&h->fns[i],
-																		  h->collations[i],
-																		  value)));
+		switch (h->reads[i])
+		{
+			case RUNTIME_KEY_INT2:
+				key = (uint64) (int64) DatumGetInt16(value);
+				break;
+			case RUNTIME_KEY_INT4:
+				key = (uint64) (int64) DatumGetInt32(value);
+				break;
+			case RUNTIME_KEY_INT8:
+				key = (uint64) DatumGetInt64(value);
+				break;
+			default:
+				key = DatumGetUInt32(FunctionCall1Coll(&h->fns[i], h->collations[i], value));
+				break;
+		}
+		hash = bloom_hash_lane(key, hash);
 	}
-	*out = combined;
+	*out = hash;
 	return true;
 }
 
@@ -152,6 +180,7 @@ typedef struct RuntimeFilterSpec
 	int			nkeys;
 	List	   *hashfuncs;		/* OIDs: this side's hash function of each key */
 	List	   *collations;		/* OIDs */
+	List	   *integer_keys;	/* ints: 1 where a key is read as an integer */
 	double		est_keys;		/* the planner's estimate of build rows */
 } RuntimeFilterSpec;
 

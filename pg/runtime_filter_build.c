@@ -14,8 +14,8 @@
  * rebuilds the filter; until then the slot is NULL, which the probe reads
  * as "no filter".
  *
- * Memory: the hashes are kept until the end (4 bytes a key, 8 canonical),
- * then the filter is sized for their count at the target rate; past the
+ * Memory: the hashes are kept until the end (8 bytes a key), then the
+ * filter is sized for their count at the target rate; past the
  * count bloomfilter.runtime_filter_max_size holds, the hashes are dropped
  * and the slot stays NULL (no filter).
  *
@@ -41,8 +41,9 @@
 #include "utils/memutils.h"
 #include "utils/ruleutils.h"
 
-/* Hashes inserted at a time (the core prefetches within a call). */
-#define BUILD_CHUNK 256
+/* Hashes inserted at a time (the core prefetches within a call), between
+ * checks for interrupts. */
+#define BUILD_CHUNK 4096
 
 /* The filter in dynamic shared memory: this header, then the bloom value
  * placed so that its bit array is 8-byte aligned (for the atomic ORs). */
@@ -64,8 +65,7 @@ typedef struct BuildState
 	double		max_keys;
 
 	/* this build: the hashes, or (shared) a private filter */
-	uint32	   *h32;
-	uint64	   *h64;
+	uint64	   *hashes;
 	Size		n;
 	Size		cap;
 	bool		overflow;		/* more keys than the size setting allows */
@@ -235,7 +235,7 @@ begin_build(CustomScanState *node, EState *estate, int eflags)
 
 	if (state->spec.kind == RUNTIME_FILTER_JOIN_HASH)
 		bloom_runtime_hasher_init(&state->hasher, cscan->custom_exprs, state->spec.hashfuncs,
-								  state->spec.collations, &node->ss.ps);
+								  state->spec.collations, state->spec.integer_keys, &node->ss.ps);
 	else
 	{
 		Expr	   *key = linitial(cscan->custom_exprs);
@@ -245,7 +245,7 @@ begin_build(CustomScanState *node, EState *estate, int eflags)
 	}
 	state->cxt = bloom_context_create(estate->es_query_cxt, "bloom runtime filter build",
 									  ALLOCSET_DEFAULT_SIZES);
-	state->max_keys = bloom_runtime_filter_max_keys(bloom_runtime_filter_rate(state->spec.kind));
+	state->max_keys = bloom_runtime_filter_max_keys(state->spec.kind);
 	clear_param(state);
 }
 
@@ -264,8 +264,7 @@ static void
 reset_build(BuildState *state)
 {
 	MemoryContextReset(state->cxt);
-	state->h32 = NULL;
-	state->h64 = NULL;
+	state->hashes = NULL;
 	state->n = 0;
 	state->cap = 0;
 	state->overflow = false;
@@ -278,7 +277,7 @@ reset_build(BuildState *state)
 
 /* Keep a hash: in the array, or (shared) straight into the private filter. */
 static void
-keep_hash(BuildState *state, uint64 hash64, uint32 hash32)
+keep_hash(BuildState *state, uint64 hash)
 {
 	if (state->shared != NULL)
 	{
@@ -296,7 +295,7 @@ keep_hash(BuildState *state, uint64 hash64, uint32 hash32)
 									  &state->local_view);
 			MemoryContextSwitchTo(old);
 		}
-		bloom_add_hash(&state->local_view, hash64);
+		bloom_add_hash(&state->local_view, hash);
 		state->n++;
 		return;
 	}
@@ -308,28 +307,19 @@ keep_hash(BuildState *state, uint64 hash64, uint32 hash32)
 		{
 			/* more keys than a filter of the size setting holds: none */
 			MemoryContextReset(state->cxt);
-			state->h32 = NULL;
-			state->h64 = NULL;
+			state->hashes = NULL;
 			state->overflow = true;
 			return;
 		}
 		want = state->cap == 0 ? 1024 : state->cap * 2;
 		if ((double) want > state->max_keys + 1)
 			want = (Size) state->max_keys + 1;
-		if (state->spec.kind == RUNTIME_FILTER_JOIN_HASH)
-			state->h32 = state->h32 == NULL ?
-				MemoryContextAllocHuge(state->cxt, want * sizeof(uint32)) :
-				repalloc_huge(state->h32, want * sizeof(uint32));
-		else
-			state->h64 = state->h64 == NULL ?
-				MemoryContextAllocHuge(state->cxt, want * sizeof(uint64)) :
-				repalloc_huge(state->h64, want * sizeof(uint64));
+		state->hashes = state->hashes == NULL ?
+			MemoryContextAllocHuge(state->cxt, want * sizeof(uint64)) :
+			repalloc_huge(state->hashes, want * sizeof(uint64));
 		state->cap = want;
 	}
-	if (state->h32 != NULL)
-		state->h32[state->n++] = hash32;
-	else
-		state->h64[state->n++] = hash64;
+	state->hashes[state->n++] = hash;
 }
 
 static void
@@ -342,14 +332,14 @@ add_row(BuildState *state, TupleTableSlot *slot)
 	econtext->ecxt_outertuple = slot;
 	if (state->spec.kind == RUNTIME_FILTER_JOIN_HASH)
 	{
-		uint32		combined;
+		uint64		hash;
 		MemoryContext old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
-		bool		hashed = bloom_runtime_hash_row(&state->hasher, econtext, &combined);
+		bool		hashed = bloom_runtime_hash_row(&state->hasher, econtext, &hash);
 
 		MemoryContextSwitchTo(old);
 		/* a NULL key matches nothing */
 		if (hashed)
-			keep_hash(state, bloom_runtime_mix(combined), combined);
+			keep_hash(state, hash);
 	}
 	else
 	{
@@ -357,7 +347,7 @@ add_row(BuildState *state, TupleTableSlot *slot)
 		Datum		value = ExecEvalExprSwitchContext(state->canon_expr, econtext, &isnull);
 
 		if (!isnull)
-			keep_hash(state, bloom_hash_value(&state->canon, value, 0), 0);
+			keep_hash(state, bloom_hash_value(&state->canon, value, 0));
 	}
 }
 
@@ -369,36 +359,22 @@ finish_local(BuildState *state)
 	unsigned	nhashes;
 	bloom_filter view;
 	struct varlena *value;
-	uint64		chunk[BUILD_CHUNK];
 	MemoryContext old;
 	ParamExecData *prm;
 
-	bloom_runtime_filter_params((double) state->n, bloom_runtime_filter_rate(state->spec.kind),
-								&nbits, &nhashes);
+	bloom_runtime_filter_params(state->spec.kind, (double) state->n, &nbits, &nhashes);
 	old = MemoryContextSwitchTo(state->cxt);
 	value = bloom_make(BLOOM_LAYOUT_CLASSIC, nbits, nhashes, 0, &view);
 	MemoryContextSwitchTo(old);
 	for (Size i = 0; i < state->n; i += BUILD_CHUNK)
 	{
-		Size		m = Min((Size) BUILD_CHUNK, state->n - i);
-
 		CHECK_FOR_INTERRUPTS();
-		if (state->h32 != NULL)
-		{
-			for (Size j = 0; j < m; j++)
-				chunk[j] = bloom_runtime_mix(state->h32[i + j]);
-			bloom_add_hashes(&view, chunk, m);
-		}
-		else
-			bloom_add_hashes(&view, state->h64 + i, m);
+		bloom_add_hashes(&view, state->hashes + i, Min((Size) BUILD_CHUNK, state->n - i));
 	}
 	/* the hashes are no longer needed */
-	if (state->h32 != NULL)
-		pfree(state->h32);
-	if (state->h64 != NULL)
-		pfree(state->h64);
-	state->h32 = NULL;
-	state->h64 = NULL;
+	if (state->hashes != NULL)
+		pfree(state->hashes);
+	state->hashes = NULL;
 	state->filter_bytes = VARSIZE(value);
 	prm = param_slot(state);
 	prm->value = PointerGetDatum(value);
@@ -476,8 +452,7 @@ static void
 shared_params(BuildState *state, uint64 *nbits, unsigned *nhashes)
 {
 	/* twice the estimate: the filter cannot grow once the plan runs */
-	bloom_runtime_filter_params(2 * state->spec.est_keys,
-								bloom_runtime_filter_rate(state->spec.kind), nbits, nhashes);
+	bloom_runtime_filter_params(state->spec.kind, 2 * state->spec.est_keys, nbits, nhashes);
 }
 
 /* The varlena's start: 4 bytes before an 8-byte boundary, so that its bit

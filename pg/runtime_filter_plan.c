@@ -828,7 +828,7 @@ add_remote_filter(InjectContext *cx, HashJoin *hj, Hash *hash, Target *target,
 				right;
 
 	if (!get_op_hash_functions(list_nth_oid(hj->hashoperators, target->key), &left, &right) ||
-		build_rows > bloom_runtime_filter_max_keys(bloom_runtime_filter_rate(RUNTIME_FILTER_CANONICAL)))
+		build_rows > bloom_runtime_filter_max_keys(RUNTIME_FILTER_CANONICAL))
 		return;
 	memset(&spec, 0, sizeof spec);
 	spec.filter_id = cx->next_filter_id++;
@@ -837,6 +837,7 @@ add_remote_filter(InjectContext *cx, HashJoin *hj, Hash *hash, Target *target,
 	spec.nkeys = 1;
 	spec.hashfuncs = list_make1_oid(right);
 	spec.collations = list_make1_oid(list_nth_oid(hj->hashcollations, target->key));
+	spec.integer_keys = list_make1_int(0);
 	spec.est_keys = build_rows;
 	add_build(cx, hj, hash, list_make1(copyObjectImpl(list_nth(hash->hashkeys, target->key))), &spec);
 	cand->paramid = spec.paramid;
@@ -864,6 +865,7 @@ add_local_filter(InjectContext *cx, HashJoin *hj, Hash *hash, List *groups, doub
 	List	   *probe_funcs = NIL;
 	List	   *build_funcs = NIL;
 	List	   *collations = NIL;
+	List	   *integer_keys = NIL;
 	List	   *build_keys = NIL;
 	int			k = -1;
 	ListCell   *lc;
@@ -894,6 +896,7 @@ add_local_filter(InjectContext *cx, HashJoin *hj, Hash *hash, List *groups, doub
 			return;
 		probe_funcs = lappend_oid(probe_funcs, left);
 		build_funcs = lappend_oid(build_funcs, right);
+		integer_keys = lappend_int(integer_keys, bloom_runtime_integer_key(left, right));
 		collations = lappend_oid(collations, list_nth_oid(hj->hashcollations, k));
 		build_keys = lappend(build_keys, copyObjectImpl(list_nth(hash->hashkeys, k)));
 	}
@@ -903,6 +906,7 @@ add_local_filter(InjectContext *cx, HashJoin *hj, Hash *hash, List *groups, doub
 	spec.kind = RUNTIME_FILTER_JOIN_HASH;
 	spec.nkeys = bms_num_members(mask);
 	spec.collations = collations;
+	spec.integer_keys = integer_keys;
 	spec.est_keys = build_rows;
 
 	/* the probes: each scan of the mask, with its keys in the mask's order */
@@ -973,7 +977,7 @@ consider_join(InjectContext *cx, HashJoin *hj, bool may_rescan)
 		nkeys != list_length(hash->hashkeys) || !hashable_keys(hj))
 		return;
 	build_rows = build_rows_estimate(hash);
-	if (build_rows > bloom_runtime_filter_max_keys(bloomfilter_runtime_filter_fpr) ||
+	if (build_rows > bloom_runtime_filter_max_keys(RUNTIME_FILTER_JOIN_HASH) ||
 		outer->plan_rows < bloomfilter_runtime_filter_min_rows)
 		return;
 	/* inner and semi joins: the share of probe rows estimated to match */

@@ -109,6 +109,14 @@ UNION ALL
 SELECT 'NOT IN', * FROM rf_same('SELECT id FROM rf_fact f WHERE k NOT IN (SELECT k FROM rf_dim WHERE sel AND k IS NOT NULL)');
 SELECT * FROM rf_explain($$
 SELECT d.k, f.id FROM rf_dim d LEFT JOIN rf_fact f ON f.k = d.k WHERE d.sel$$);
+-- the dimension's rows with and without facts: from 16 on a Hash Right
+-- Anti Join, from 18 on a Hash Right Semi Join may read the fact table as
+-- the probe side (and filter it); before, the dimension is the probe side
+SELECT 'dimension rows without facts' AS q, same
+FROM rf_same('SELECT d.k FROM rf_dim d WHERE d.sel AND NOT EXISTS (SELECT FROM rf_fact f WHERE f.k = d.k)')
+UNION ALL
+SELECT 'dimension rows with facts', same
+FROM rf_same('SELECT d.k FROM rf_dim d WHERE d.sel AND EXISTS (SELECT FROM rf_fact f WHERE f.k = d.k)');
 
 -- Keys of two types, numerics of two scales, float4 against float8: the
 -- join's own hash functions (one family: equal values hash alike).
