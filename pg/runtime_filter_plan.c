@@ -8,10 +8,11 @@
  *     row are never returned: inner, semi, right, right semi, right anti;
  *     every hash operator strict (a NULL key matches nothing).
  *  2. Estimates: the build side at most the keys a filter of
- *     bloomfilter.runtime_filter_max_size holds, the probe side at least
- *     bloomfilter.runtime_filter_min_rows, and (inner and semi joins) at
- *     most bloomfilter.runtime_filter_max_pass of the probe rows estimated
- *     to find a match.
+ *     bloomfilter.runtime_filter_max_size holds; for a local filter, the
+ *     probe side at least bloomfilter.runtime_filter_min_rows and (inner
+ *     and semi joins) at most bloomfilter.runtime_filter_max_pass of the
+ *     probe rows estimated to find a match (a remote filter needs neither:
+ *     a row not shipped saves more than the remote probe costs).
  *  3. Each key, an expression of the outer child's output, is traced down
  *     to the scans it comes from, rewritten at each node in the terms of
  *     that node's input, through nodes where dropping a row cannot change
@@ -968,6 +969,7 @@ consider_join(InjectContext *cx, HashJoin *hj, bool may_rescan)
 	List	   *targets = NIL;
 	List	   *groups = NIL;
 	int			nkeys = list_length(hj->hashkeys);
+	bool		local_ok;
 	ListCell   *lc;
 
 	if (!(jointype == JOIN_INNER || jointype == JOIN_SEMI || jointype == JOIN_RIGHT ||
@@ -977,16 +979,19 @@ consider_join(InjectContext *cx, HashJoin *hj, bool may_rescan)
 		nkeys != list_length(hash->hashkeys) || !hashable_keys(hj))
 		return;
 	build_rows = build_rows_estimate(hash);
-	if (build_rows > bloom_runtime_filter_max_keys(RUNTIME_FILTER_JOIN_HASH) ||
-		outer->plan_rows < bloomfilter_runtime_filter_min_rows)
-		return;
-	/* inner and semi joins: the share of probe rows estimated to match */
-	if ((jointype == JOIN_INNER || jointype == JOIN_SEMI) &&
-		hj->join.plan.plan_rows > bloomfilter_runtime_filter_max_pass * Max(outer->plan_rows, 1.0))
+	if (nkeys > INDEX_MAX_KEYS || build_rows > bloom_runtime_filter_max_keys(RUNTIME_FILTER_JOIN_HASH))
 		return;
 
-	if (nkeys > INDEX_MAX_KEYS)
-		return;
+	/*
+	 * A local filter is worth its probes where the probe side is large and
+	 * (inner and semi joins) few of its rows are estimated to match.  A
+	 * remote one always is: a row not shipped saves far more than the
+	 * remote probe of it costs, and foreign tables are often not analyzed.
+	 */
+	local_ok = outer->plan_rows >= bloomfilter_runtime_filter_min_rows &&
+		!((jointype == JOIN_INNER || jointype == JOIN_SEMI) &&
+		  hj->join.plan.plan_rows > bloomfilter_runtime_filter_max_pass * Max(outer->plan_rows, 1.0));
+
 	for (int k = 0; k < nkeys; k++)
 	{
 		TraceState	ts;
@@ -1034,7 +1039,7 @@ consider_join(InjectContext *cx, HashJoin *hj, bool may_rescan)
 		group->mask = bms_add_member(group->mask, t->key);
 		group->exprs[t->key] = t->expr;
 	}
-	if (groups != NIL)
+	if (groups != NIL && local_ok)
 		add_local_filter(cx, hj, hash, groups, build_rows);
 }
 
