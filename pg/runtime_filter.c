@@ -3,7 +3,9 @@
  * build and probe sides share (runtime_filter.h).
  *
  *   bloomfilter.runtime_filter           on (default) / off
- *   bloomfilter.runtime_filter_max_size  the largest filter (default 4MB);
+ *   bloomfilter.runtime_filter_max_size  the largest filter (default 4MB, at
+ *                                        most 256MB, the largest power of
+ *                                        two of bits a value holds);
  *                                        a build side with more keys than
  *                                        it holds at the target rate gets
  *                                        no filter (planning: estimated;
@@ -69,7 +71,7 @@ bloom_runtime_filter_init(void)
 							"The largest Bloom runtime filter.",
 							"A build side with more keys than such a filter holds at the target rate gets no filter.",
 							&bloomfilter_runtime_filter_max_size,
-							4096, 1, 1024 * 1024,
+							4096, 1, 256 * 1024,
 							PGC_USERSET, GUC_UNIT_KB,
 							NULL, NULL, NULL);
 	DefineCustomIntVariable("bloomfilter.runtime_filter_min_rows",

@@ -105,7 +105,9 @@ static planner_hook_type previous_planner_hook = NULL;
 /* A foreign table's key that could take a remote filter (first planning). */
 typedef struct RemoteCandidate
 {
-	Index		rti;
+	Oid			relid;			/* the foreign table, once in the query */
+	Query	   *level;			/* the query (or subquery, view) naming it */
+	Index		rti;			/* and its range table index there */
 	AttrNumber	attno;
 	Oid			type;
 	int32		typmod;
@@ -694,41 +696,85 @@ in_inner_position(Node *jtnode, Index rti)
 	return false;
 }
 
+/* Where relation relid is named in a query, at every level (subqueries,
+ * views, CTEs, sublinks). */
+typedef struct FindRelation
+{
+	Oid			relid;
+	int			count;
+	Query	   *level;
+	Index		rti;
+} FindRelation;
+
+static bool
+find_relation_walker(Node *node, FindRelation *fr)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Query))
+	{
+		Query	   *query = (Query *) node;
+		Index		rti = 0;
+		ListCell   *lc;
+
+		foreach(lc, query->rtable)
+		{
+			RangeTblEntry *rte = lfirst(lc);
+
+			rti++;
+			if (rte->rtekind == RTE_RELATION && rte->relid == fr->relid)
+			{
+				fr->count++;
+				fr->level = query;
+				fr->rti = rti;
+			}
+		}
+		return query_tree_walker(query, find_relation_walker, fr, 0);
+	}
+	return expression_tree_walker(node, find_relation_walker, fr);
+}
+
 /*
  * First planning: whether the key of a foreign scan target could take a
- * remote filter; if so, note the candidate.
+ * remote filter; if so, note the candidate.  The foreign table must be
+ * named once in the query (so that the scan of the plan is that one), in
+ * a query level where a condition in WHERE restricts its scan.  Where the
+ * second planning puts the condition is checked again then: a placeholder
+ * anywhere but in the foreign scan sends that plan back.
  */
 static void
 note_remote_candidate(InjectContext *cx, HashJoin *hj, Target *target, bool may_rescan)
 {
 	ForeignScan *fs = (ForeignScan *) *target->link;
-	Index		rti = fs->scan.scanrelid;
-	RangeTblEntry *rte = rt_fetch(rti, cx->stmt->rtable);
-	RangeTblEntry *orig;
+	RangeTblEntry *rte = rt_fetch(fs->scan.scanrelid, cx->stmt->rtable);
 	Var		   *var = (Var *) target->expr;
+	FindRelation fr;
 	RemoteCandidate *cand;
 	ListCell   *lc;
 
 	if (may_rescan || cx->parse == NULL || !OidIsValid(cx->contains_func) ||
 		cx->parse->commandType != CMD_SELECT || !IsA(var, Var) || var->varattno <= 0 ||
 		!canonical_equality(list_nth_oid(hj->hashoperators, target->key)) ||
-		rti > (Index) list_length(cx->parse->rtable) || rte->rtekind != RTE_RELATION ||
-		rte->relkind != RELKIND_FOREIGN_TABLE)
-		return;
-	orig = rt_fetch(rti, cx->parse->rtable);
-	/* a table with inheritance children is scanned by its children's RTEs */
-	if (orig->rtekind != RTE_RELATION || orig->relid != rte->relid || rte->inh ||
-		!in_inner_position((Node *) cx->parse->jointree, rti) || !remote_has_extension(rte->relid))
+		rte->rtekind != RTE_RELATION || rte->relkind != RELKIND_FOREIGN_TABLE ||
+		rte->inh || !remote_has_extension(rte->relid))
 		return;
 	foreach(lc, cx->candidates)
 	{
 		RemoteCandidate *c = lfirst(lc);
 
-		if (c->rti == rti && c->attno == var->varattno)
+		if (c->relid == rte->relid && c->attno == var->varattno)
 			return;
 	}
+	memset(&fr, 0, sizeof fr);
+	fr.relid = rte->relid;
+	(void) find_relation_walker((Node *) cx->parse, &fr);
+	if (fr.count != 1 || fr.level->commandType != CMD_SELECT || fr.level->jointree == NULL ||
+		!in_inner_position((Node *) fr.level->jointree, fr.rti))
+		return;
 	cand = palloc0(sizeof(RemoteCandidate));
-	cand->rti = rti;
+	cand->relid = rte->relid;
+	cand->level = fr.level;
+	cand->rti = fr.rti;
 	cand->attno = var->varattno;
 	cand->type = var->vartype;
 	cand->typmod = var->vartypmod;
@@ -760,17 +806,18 @@ static RemoteCandidate *
 placed_candidate(InjectContext *cx, Target *target)
 {
 	ForeignScan *fs = (ForeignScan *) *target->link;
+	RangeTblEntry *rte = rt_fetch(fs->scan.scanrelid, cx->stmt->rtable);
 	Var		   *var = (Var *) target->expr;
 	ListCell   *lc;
 
-	if (!IsA(var, Var))
+	if (!IsA(var, Var) || rte->rtekind != RTE_RELATION)
 		return NULL;
 	foreach(lc, cx->candidates)
 	{
 		RemoteCandidate *c = lfirst(lc);
 		FindPlaceholder fp = {c->placeholder};
 
-		if (c->rti == fs->scan.scanrelid && c->attno == var->varattno && c->paramid < 0 &&
+		if (c->relid == rte->relid && c->attno == var->varattno && c->paramid < 0 &&
 			(find_placeholder_walker((Node *) fs->fdw_exprs, &fp) ||
 			 find_placeholder_walker((Node *) fs->scan.plan.qual, &fp)))
 			return c;
@@ -828,7 +875,9 @@ add_remote_filter(InjectContext *cx, HashJoin *hj, Hash *hash, Target *target,
 	Oid			left,
 				right;
 
-	if (!get_op_hash_functions(list_nth_oid(hj->hashoperators, target->key), &left, &right) ||
+	/* this join may be another than the first planning's: its operator too */
+	if (!canonical_equality(list_nth_oid(hj->hashoperators, target->key)) ||
+		!get_op_hash_functions(list_nth_oid(hj->hashoperators, target->key), &left, &right) ||
 		build_rows > bloom_runtime_filter_max_keys(RUNTIME_FILTER_CANONICAL))
 		return;
 	memset(&spec, 0, sizeof spec);
@@ -1166,28 +1215,39 @@ bloom_runtime_is_placeholder(Node *node)
 		((Param *) node)->paramid >= PLACEHOLDER_BASE;
 }
 
-/* Whether the query reads a foreign table that could take a remote filter. */
+/* Whether the query reads, at any level, a foreign table that could take a
+ * remote filter. */
+static bool
+reads_remote_walker(Node *node, void *context)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Query))
+	{
+		ListCell   *lc;
+
+		foreach(lc, ((Query *) node)->rtable)
+		{
+			RangeTblEntry *rte = lfirst(lc);
+
+			if (rte->rtekind == RTE_RELATION && rte->relkind == RELKIND_FOREIGN_TABLE &&
+				remote_has_extension(rte->relid))
+				return true;
+		}
+		return query_tree_walker((Query *) node, reads_remote_walker, context, 0);
+	}
+	return expression_tree_walker(node, reads_remote_walker, context);
+}
+
 static bool
 reads_remote_candidate(Query *parse)
 {
-	ListCell   *lc;
-
-	if (parse->commandType != CMD_SELECT)
-		return false;
-	foreach(lc, parse->rtable)
-	{
-		RangeTblEntry *rte = lfirst(lc);
-
-		if (rte->rtekind == RTE_RELATION && rte->relkind == RELKIND_FOREIGN_TABLE &&
-			remote_has_extension(rte->relid))
-			return true;
-	}
-	return false;
+	return parse->commandType == CMD_SELECT && reads_remote_walker((Node *) parse, NULL);
 }
 
 /* WHERE ... AND ($p IS NULL OR bloom_contains($p, key)) for each candidate. */
 static void
-add_placeholder_quals(InjectContext *cx, Query *parse)
+add_placeholder_quals(InjectContext *cx)
 {
 	ListCell   *lc;
 
@@ -1213,8 +1273,9 @@ add_placeholder_quals(InjectContext *cx, Query *parse)
 										   makeVar(c->rti, c->attno, c->type, c->typmod,
 												   c->collation, 0)),
 								InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
-		parse->jointree->quals =
-			make_and_qual(parse->jointree->quals,
+		/* in the WHERE of the query level that names the table */
+		c->level->jointree->quals =
+			make_and_qual(c->level->jointree->quals,
 						  (Node *) makeBoolExpr(OR_EXPR, list_make2(isnull, contains), -1));
 	}
 }
@@ -1348,7 +1409,7 @@ plan_with_filters(PLANNER_HOOK_PARAMS)
 		PlannedStmt *stmt2;
 
 		/* the query as written, with the remote filters' conditions */
-		add_placeholder_quals(&cx, written);
+		add_placeholder_quals(&cx);
 		parse = written;
 		stmt2 = plan_next(PLANNER_HOOK_ARGS);
 		second.second = true;

@@ -353,6 +353,16 @@ UNION ALL
 SELECT 'remote text', * FROM rf_same('SELECT f.id FROM rf_fact_remote f JOIN rf_dim d ON d.t = f.t WHERE d.sel')
 UNION ALL
 SELECT 'remote left join', * FROM rf_same('SELECT f.id, d.k FROM rf_fact_remote f LEFT JOIN rf_dim d ON d.k = f.k AND d.sel');
+-- in a view (a subquery): the same; a foreign table named twice: no remote
+-- filter (which scan is which could change between the two plannings)
+CREATE VIEW rf_remote_view AS
+SELECT f.id, f.amount, d.name FROM rf_fact_remote f JOIN rf_dim d ON d.k = f.k WHERE d.sel;
+SELECT * FROM rf_explain('SELECT count(*) FROM rf_remote_view', 'VERBOSE') p WHERE p ~ 'Remote SQL|Runtime';
+SELECT 'remote, in a view' AS q, * FROM rf_same('SELECT * FROM rf_remote_view')
+UNION ALL
+SELECT 'remote, named twice', * FROM rf_same(
+    'SELECT f.id, g.id FROM rf_fact_remote f JOIN rf_dim d ON d.k = f.k JOIN rf_fact_remote g ON g.id = f.id WHERE d.sel');
+DROP VIEW rf_remote_view;
 -- the plan without a hash join on the foreign table: no filter, no
 -- condition left behind
 SET enable_hashjoin = off;
