@@ -10,10 +10,12 @@
 #   aggregate above the join the inner join grouped by a dimension column
 #   aggregate below the join the fact table grouped by the key, then joined
 #   star join                two selective dimensions
-#   non-selective, planned   every fact row matches: no filter is planned
+#   non-selective, planned   every fact row matches one of 1,000 keys: no
+#                            filter is planned
 #   non-selective, misjudged the planner thinks the dimension selective
 #                            (a condition it cannot estimate) and adds a
-#                            filter; every row matches: it switches off
+#                            filter; every row matches: it switches off;
+#                            the same with the 10^6 keys of the dimension
 #   postgres_fdw             the fact table in another database of the
 #                            same server, read through a loopback
 #                            postgres_fdw server (extensions 'bloomfilter');
@@ -114,8 +116,10 @@ INSERT INTO queries (name, query, workers, filtered) VALUES
   ('selective inner join, 2 workers',
    'SELECT count(*), sum(f.amount) FROM rt_fact f JOIN rt_dim d ON d.k = f.k WHERE d.selected', 2, true),
   ('non-selective, planned',
-   'SELECT count(*), sum(f.amount) FROM rt_fact f JOIN rt_dim d ON d.k = f.k', 0, false),
+   'SELECT count(*), sum(f.amount) FROM rt_fact f JOIN rt_dim2 e ON e.k2 = f.k2', 0, false),
   ('non-selective, misjudged',
+   'SELECT count(*), sum(f.amount) FROM rt_fact f JOIN rt_dim2 e ON e.k2 = f.k2 WHERE (e.k2 * 0) = 0', 0, true),
+  ('non-selective, misjudged, 10^6 keys',
    'SELECT count(*), sum(f.amount) FROM rt_fact f JOIN rt_dim d ON d.k = f.k WHERE (d.k * 0) = 0', 0, true),
   ('postgres_fdw, selective',
    'SELECT count(*), sum(f.amount) FROM rt_fact_remote f JOIN rt_dim d ON d.k = f.k WHERE d.selected', 0, true);

@@ -10,13 +10,16 @@
  * aggregations, drops the rows the filter says match nothing.  The filter
  * travels from the build to the probe in a PARAM_EXEC slot of the plan.
  *
- *   runtime_filter_plan.c   the planner hook: finds the joins, traces their
- *                           keys down to the scans, adds the nodes; the
- *                           postgres_fdw case (the filter as a parameter
- *                           of the remote query)
+ *   runtime_filter_plan.c   the planner hook: finds the joins, adds the
+ *                           nodes (runtime_filter_plan.h)
+ *   runtime_filter_trace.c  traces a join's keys down to the scans
+ *   runtime_filter_remote.c the postgres_fdw case (the filter as a
+ *                           parameter of the remote query)
  *   runtime_filter_build.c  the build node (Custom Scan BloomFilterBuild)
- *   runtime_filter.c        settings, and the hashing both sides share
- *   batched_probe_exec.c    the probe: the batched scan, in runtime mode
+ *   runtime_filter_probe.c  the probe: the batched probe scan (Custom Scan
+ *                           BloomBatchedProbe) in runtime mode
+ *   runtime_filter.c        settings, sizing, and the hashing both sides
+ *                           share
  *
  * Two kinds of filter:
  *   join hash   the keys hashed with the join's own hash functions and
@@ -205,7 +208,8 @@ extern CustomScan *bloom_runtime_build_make(Plan *child, List *keys, const Runti
 /* Whether plan is a build node (the planner passes through them). */
 extern bool bloom_runtime_is_build(Plan *plan);
 
-/* ---- the probe: the batched scan in runtime mode (batched_probe_exec.c) ---- */
+/* ---- the probe: the batched scan in runtime mode (plan nodes made in
+ * batched_probe_exec.c, run by runtime_filter_probe.c) ---- */
 
 /*
  * The batched probe scan of a heap table, in place of the Seq Scan seq,
