@@ -6,14 +6,14 @@
 # the bytes of the partial states the shards send (their text form).
 # Needs the Citus source beside the project (see tools/suites/70-citus.sh).
 #   ROWS (default 2000000) rows, every k distinct.
-#   PG (default 15): the PostgreSQL major; Citus 13.2.2 for 15, 14.0.1 for 16-18.
+#   PG (default 15): the PostgreSQL major; Citus 13.2.2 for 15 and 16, 14.0.1 for 17 and 18.
 set -eu
 . "$(dirname "$0")/../tools/testlib.sh"
 tl_begin bench-citus
 set -e
 ROWS=${BENCH_ROWS:-2000000}
 RUNS=${BENCH_RUNS:-5}
-case $(pg_major) in 15) citus=citus-13.2.2 ;; 16|17|18) citus=citus-14.0.1 ;; *) citus=none ;; esac
+case $(pg_major) in 15|16) citus=citus-13.2.2 ;; 17|18) citus=citus-14.0.1 ;; *) citus=none ;; esac
 tarball=${CITUS_TARBALL:-$(cd .. && pwd)/shared/citus/$citus.tar.gz}
 [ -f "$tarball" ] || { echo "bench-citus: no Citus source for PostgreSQL $(pg_major) at $tarball: skipped"; exit 0; }
 pg_use

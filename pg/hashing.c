@@ -163,7 +163,7 @@ declared_argtype(Oid fn_oid, int argno)
 				 errmsg("could not determine the type of the value to hash"),
 				 errdetail("Function %s was called without a call expression (as Citus calls the transition function of an aggregate it distributes), and its argument %d has the polymorphic type %s.",
 						   format_procedure(fn_oid), argno + 1, format_type_be(typid)),
-				 errhint("Use an overload of a concrete type, or hash the value's binary form, which gives the same filter: bloom_agg(inet_send(x)) for bloom_agg(x) of an inet x.")));
+				 errhint("Use an overload of a concrete type (every hashable built-in type has one), or hash the value's binary form, which gives the same filter: bloom_agg(array_send(x)) for bloom_agg(x) of an array x.")));
 	return typid;
 }
 

@@ -30,3 +30,5 @@ $(CORE_OBJS): CFLAGS += -Wno-declaration-after-statement
 
 $(PG_OBJS): $(wildcard $(top)pg/*.h) $(wildcard $(top)core/*.h)
 $(CORE_OBJS): $(wildcard $(top)core/*.h)
+# bloom_version() is the control file's version (BLOOMFILTER_VERSION)
+pg/functions.o: $(top)bloomfilter.control

@@ -12,10 +12,11 @@ SELECT g AS i,
        md5(g::text)::uuid AS u, DATE '2020-01-01' + g AS d,
        TIMESTAMP '2020-01-01' + g * INTERVAL '1 hour' AS ts,
        TIMESTAMPTZ '2020-01-01 00:00+00' + g * INTERVAL '1 hour' AS tstz,
-       g % 2 = 0 AS flag, g * INTERVAL '1 minute' AS iv
+       g % 2 = 0 AS flag, g * INTERVAL '1 minute' AS iv, ARRAY[g, -g] AS arr
 FROM generate_series(1, 2000) g;
 
--- each concrete overload, and the anyelement fallback (bool, interval)
+-- an overload for every type of tools/overloads.py's list (bool and interval
+-- among them), and the anyelement fallback for any other type (an array)
 SELECT p.oid::regprocedure FROM pg_proc p
 WHERE proname = 'bloom_agg' AND pronamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'bloomfilter')
 ORDER BY p.oid::regprocedure::text;
@@ -24,7 +25,7 @@ WITH fs AS (
   SELECT bloom_agg(i2) AS f_i2, bloom_agg(i4) AS f_i4, bloom_agg(i8) AS f_i8, bloom_agg(num) AS f_num,
          bloom_agg(f4) AS f_f4, bloom_agg(f8) AS f_f8, bloom_agg(t) AS f_t, bloom_agg(b) AS f_b,
          bloom_agg(u) AS f_u, bloom_agg(d) AS f_d, bloom_agg(ts) AS f_ts, bloom_agg(tstz) AS f_tstz,
-         bloom_agg(flag) AS f_flag, bloom_agg(iv) AS f_iv
+         bloom_agg(flag) AS f_flag, bloom_agg(iv) AS f_iv, bloom_agg(arr) AS f_arr
   FROM vals)
 SELECT count(*) AS n,
        count(*) FILTER (WHERE NOT bloom_contains(f_i2, i2)) AS missing_i2,
@@ -40,7 +41,8 @@ SELECT count(*) AS n,
        count(*) FILTER (WHERE NOT bloom_contains(f_ts, ts)) AS missing_ts,
        count(*) FILTER (WHERE NOT bloom_contains(f_tstz, tstz)) AS missing_tstz,
        count(*) FILTER (WHERE NOT bloom_contains(f_flag, flag)) AS missing_flag,
-       count(*) FILTER (WHERE NOT bloom_contains(f_iv, iv)) AS missing_iv
+       count(*) FILTER (WHERE NOT bloom_contains(f_iv, iv)) AS missing_iv,
+       count(*) FILTER (WHERE NOT bloom_contains(f_arr, arr)) AS missing_arr
 FROM vals, fs;
 WITH fs AS (
   SELECT bloom_agg(i2) AS f_i2, bloom_agg(i4) AS f_i4, bloom_agg(i8) AS f_i8, bloom_agg(num) AS f_num,

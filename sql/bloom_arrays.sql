@@ -15,9 +15,15 @@ SELECT bloom_add_all(bloom_empty(100), ARRAY[5::int8, 6]) = bloom_add_all(bloom_
    AND bloom_add_all(bloom_empty(100), ARRAY[5::int8, 6]) = bloom_add(bloom_add(bloom_empty(100), 5), 6) AS canonical;
 -- char(n) elements without trailing blanks, as bloom_add hashes them
 SELECT bloom_add_all(bloom_empty(100), ARRAY['ab'::char(5)]) = bloom_add(bloom_empty(100), 'ab'::text) AS bpchar;
--- a domain over int hashes as int
+-- a domain over int hashes as int; an array of a domain matches the array
+-- overloads of several types (1.2: int4[], int8[], numeric[], ...), so it
+-- is passed as an array of its base type, which hashes the same
 CREATE DOMAIN small_id AS int CHECK (VALUE > 0);
-SELECT bloom_add_all(bloom_empty(100), ARRAY[3::small_id, 4::small_id]) = bloom_add_all(bloom_empty(100), ARRAY[3, 4]) AS domain;
+SELECT bloom_add_all(bloom_empty(100), ARRAY[3::small_id, 4::small_id]::int[]) = bloom_add_all(bloom_empty(100), ARRAY[3, 4]) AS domain;
+-- (terse: 19 splits the ambiguity message into a detail and a hint)
+\set VERBOSITY terse
+SELECT bloom_add_all(bloom_empty(100), ARRAY[3::small_id, 4::small_id]);
+\set VERBOSITY default
 DROP DOMAIN small_id;
 
 -- an array is not one value: today's bloom_add(f, ARRAY[...]) hashes the
@@ -68,5 +74,7 @@ FROM generate_series(1, 700) g;
 DROP TABLE arr_probe, arr_big;
 
 -- errors
+\set VERBOSITY terse
 SELECT bloom_add_all(bloom_empty(10), '{1,2}');
+\set VERBOSITY default
 SELECT bloom_contains_all('\x00'::bytea::bloom, ARRAY[1]);

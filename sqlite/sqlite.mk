@@ -8,11 +8,11 @@ SQLITE_HDRS = $(wildcard sqlite/*.h)
 # passes dpkg-buildflags' hardening flags).
 SQLITE_CFLAGS = $(STD) $(WARN) -O2 -Icore $(SQLITE_EXTRA_CFLAGS)
 
-build/bloomfilter.so: $(CORE_SRCS) $(CORE_HDRS) $(SQLITE_SRCS) $(SQLITE_HDRS)
+build/bloomfilter.so: $(CORE_SRCS) $(CORE_HDRS) $(SQLITE_SRCS) $(SQLITE_HDRS) bloomfilter.control
 	@mkdir -p $(@D)
 	$(CC) $(SQLITE_CFLAGS) -fPIC -fvisibility=hidden -shared $(SQLITE_LDFLAGS) -o $@ $(CORE_SRCS) $(SQLITE_SRCS) -lm
 
-build/sqlite-static-test: sqlite/tests/static_test.c $(CORE_SRCS) $(CORE_HDRS) $(SQLITE_SRCS) $(SQLITE_HDRS)
+build/sqlite-static-test: sqlite/tests/static_test.c $(CORE_SRCS) $(CORE_HDRS) $(SQLITE_SRCS) $(SQLITE_HDRS) bloomfilter.control
 	@mkdir -p $(@D)
 	$(CC) $(SQLITE_CFLAGS) -DSQLITE_CORE -Isqlite -o $@ sqlite/tests/static_test.c $(CORE_SRCS) $(SQLITE_SRCS) -lsqlite3 -lm
 

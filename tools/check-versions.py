@@ -8,7 +8,9 @@ never edited.  Checks, each printed "ok - ..." or "FAILED - ...":
   - debian/changelog's newest entry is the control file's version;
   - every script in pg/released.sha256 still has its released checksum,
     and every install script in pg/ is either released or the upgrade to
-    the control file's version.
+    the control file's version;
+  - the blocks generated from tools/overloads.py's type list (the overloads
+    of the upgrade script, the tests' sample values) are what the list gives.
 
 Ends with "versions: N passed, M failed"; exit 1 on any failure."""
 import glob
@@ -147,6 +149,11 @@ expected_new = [s for s in unreleased if re.fullmatch(r"pg/bloomfilter--[\d.]+--
 check(f"every install script is released or an upgrade to {version}",
       unreleased == expected_new and len(expected_new) <= 1, f"unreleased: {unreleased}")
 
+# ---- generated from the one type list ----
+gen = subprocess.run([sys.executable, "tools/overloads.py", "--check"], capture_output=True, text=True)
+check("the generated overloads and samples match tools/overloads.py's list", gen.returncode == 0,
+      (gen.stdout + gen.stderr).strip())
+
 # ---- supported PostgreSQL majors: pg/majors is the one list ----
 majors = [int(line.split("#")[0]) for line in open("pg/majors") if line.split("#")[0].strip()]
 check("pg/majors lists the supported majors, oldest first", majors and majors == sorted(set(majors)), str(majors))
@@ -164,8 +171,9 @@ if majors:
     check("debian/pgversions starts at the oldest major of pg/majors",
           pgversions == [f"{majors[0]}+"], f"debian/pgversions: {pgversions}")
     spoken = ", ".join(str(m) for m in majors[:-1]) + f" and {majors[-1]}"
-    check(f"README.md says which majors are supported (\"PostgreSQL {spoken}\")",
-          f"PostgreSQL {spoken}" in open("README.md").read())
+    for path in ("README.md", "bloomfilter.control"):
+        check(f"{path} says which majors are supported (\"PostgreSQL {spoken}\")",
+              f"PostgreSQL {spoken}" in open(path).read())
 
 print(f"versions: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

@@ -2,7 +2,7 @@
 """Runs every fenced example of README.md and docs/*.md, so the docs cannot
 drift from the code (`tools/suites/66-docs.sh`, part of `make test`).
 
-    tools/doctest.py [--engines sqlite,pg] [--verbose] [--selftest PAGE] [FILE.md ...]
+    tools/doctest.py [--engines sqlite,pg] [--engine-blocks-only] [--verbose] [--selftest PAGE] [FILE.md ...]
 
 Every fenced block is one test.  What a block is comes from its language and
 from an optional annotation, an HTML comment on the line right above the fence
@@ -558,8 +558,9 @@ def run_program(argv, scratch, log):
 class Run:
     """The blocks of some pages, with the counts and exceptions of the run."""
 
-    def __init__(self, engines, verbose, pg=None):
+    def __init__(self, engines, verbose, pg=None, engine_blocks_only=False):
         self.engines, self.verbose = engines, verbose
+        self.engine_blocks_only = engine_blocks_only
         self.pg = pg or (Postgres() if 'pg' in engines else None)
         self.passed = self.failed = self.not_selected = 0
         self.per_kind = {'sqlite': 0, 'pg': 0, 'sh': 0, 'python': 0, 'file': 0, 'output': 0}
@@ -568,12 +569,12 @@ class Run:
     def result(self, block, ok, what, detail='', log=()):
         if ok:
             self.passed += 1
-            print(f'ok   {block.name} {what}')
+            print(f'ok - {block.name} {what}')
             if self.verbose:
                 print('\n'.join('       ' + l for l in log))
         else:
             self.failed += 1
-            print(f'FAIL {block.name} {what}')
+            print(f'FAILED - {block.name} {what}')
             print('\n'.join('       ' + l for l in detail.rstrip().split('\n')))
 
     def not_run(self, block, why, label='skip'):
@@ -625,7 +626,7 @@ class Run:
 
     def output_block(self, p, b):
         needs = b.notes['engines'] or PAGE_ENGINE.get(p.page, [])
-        if needs and not set(needs) & self.engines:
+        if (needs or self.engine_blocks_only) and not set(needs) & self.engines:
             print(f'---- {b.name}: not run (needs {"/".join(needs)}, not selected)')
             self.not_selected += 1
             return
@@ -660,8 +661,8 @@ class Run:
     def program_block(self, p, b, log):
         notes = b.notes
         needs = notes['engines'] or PAGE_ENGINE.get(p.page, [])
-        if needs and not set(needs) & self.engines:
-            print(f'---- {b.name}: not run (needs {"/".join(needs)}, not selected)')
+        if (needs or self.engine_blocks_only) and not set(needs) & self.engines:
+            print(f'---- {b.name}: not run (needs {"/".join(needs) or "no engine"}, not selected)')
             self.not_selected += 1
             p.mark_files_used(b, None)
             return
@@ -776,12 +777,12 @@ def selftest(page, engines, pg):
     """The runner itself: every block of PAGE is wrong and must fail (those of
     an engine not selected are not run)."""
     run = Run(engines, False, pg)
-    with contextlib.redirect_stdout(io.StringIO()) as quiet:  # its FAIL lines are expected
+    with contextlib.redirect_stdout(io.StringIO()) as quiet:  # its FAILED lines are expected
         run.page(page)
     ok = run.passed == 0 and run.failed == len(blocks_of(page)) - run.not_selected
     if not ok:
         print(quiet.getvalue(), end='')
-    print(f'{"ok  " if ok else "FAIL"} self-test: {run.failed} of the {run.passed + run.failed} '
+    print(f'{"ok -" if ok else "FAILED -"} self-test: {run.failed} of the {run.passed + run.failed} '
           f'wrong examples of {page} failed')
     return ok
 
@@ -790,6 +791,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--engines', default='sqlite,pg')
     ap.add_argument('--verbose', action='store_true')
+    ap.add_argument('--engine-blocks-only', action='store_true',
+                    help='skip the sh, python and output blocks that need no engine of --engines '
+                         '(another run has them: tools/suites/67-docs-pg.sh, once per major)')
     ap.add_argument('--selftest', metavar='PAGE',
                     help='first run PAGE, whose blocks are all wrong: one test, passed when each fails')
     ap.add_argument('pages', nargs='*')
@@ -798,7 +802,7 @@ def main():
     pages = args.pages or ['README.md'] + sorted(
         os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, 'docs', '*.md')))
 
-    run = Run(engines, args.verbose)
+    run = Run(engines, args.verbose, engine_blocks_only=args.engine_blocks_only)
     checked = selftest(args.selftest, engines, run.pg) if args.selftest else None
     for page in pages:
         run.page(page)

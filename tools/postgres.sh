@@ -85,7 +85,8 @@ mkdir -p "$cache"
 # A tree is made by one process at a time; the others wait and reuse it.
 exec 9>"$cache/.lock-$major"
 flock 9
-if usable && [ $# -eq 4 ]; then
+if [ $# -eq 4 ]; then
+    usable || die "no PostgreSQL $major tree yet: tools/postgres.sh $major makes it"
     [ -f "$cache/apt-$major/sources.list" ] || die "PostgreSQL $major comes from no Debian suite: no $3 for it"
     pkgs=$(mktemp -d)
     (cd "$pkgs" && apt_private apt-get download "$3") >"$pkgs/log" 2>&1 || { cat "$pkgs/log" >&2; rm -rf "$pkgs"; exit 1; }
@@ -165,7 +166,10 @@ source_route() { # TARBALL
     (cd "$src" && ./configure --prefix=/usr/lib/postgresql/"$major" --datadir=/usr/share/postgresql/"$major" \
         --includedir=/usr/include/postgresql/"$major" --disable-rpath --without-icu --without-readline) \
         >"$work/configure.log" 2>&1 || { tail -n 30 "$work/configure.log" >&2; return 1; }
-    { make -C "$src" -s -j"$(nproc)" && make -C "$src/contrib/postgres_fdw" -s -j"$(nproc)" &&
+    # The generated headers first: a parallel build of a tree without them
+    # (a git export has none) races for utils/errcodes.h.
+    { make -C "$src/src/backend" -s generated-headers &&
+      make -C "$src" -s -j"$(nproc)" && make -C "$src/contrib/postgres_fdw" -s -j"$(nproc)" &&
       make -C "$src" -s install DESTDIR="$root" && make -C "$src/contrib/postgres_fdw" -s install DESTDIR="$root"; } \
         >"$work/build.log" 2>&1 || { tail -n 40 "$work/build.log" >&2; return 1; }
     echo "source $(basename "$tarball") $("$src/src/bin/pg_config/pg_config" --version)" > "$work/what"

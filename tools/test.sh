@@ -16,6 +16,7 @@
 # suite that dies without its closing line counts as one failure.
 set -u
 cd "$(dirname "$0")/.."
+rm -rf build/test/logs
 mkdir -p build/test/logs
 . tools/testlib.sh
 
@@ -81,6 +82,21 @@ for suite in tools/suites/*.sh; do
     run_suite "${name#[0-9][0-9]-}" "$suite"
 done
 for major in $majors; do
+    # The major's server first, once: a route that fails fails here, not
+    # in every suite of the major.
+    echo "=== PostgreSQL $major: the server (tools/postgres.sh $major; the first time, the longest step)"
+    t0=$SECONDS
+    if tools/postgres.sh "$major" >"build/test/logs/server@$major.log" 2>&1; then
+        echo "ok - PostgreSQL $major: $(tail -n 1 "build/test/logs/server@$major.log")"
+        passed=$((passed + 1))
+        summary+=("$(printf '%-14s %5d passed, %d failed (%d s)' "server@$major" 1 0 $((SECONDS - t0)))")
+    else
+        tail -n 20 "build/test/logs/server@$major.log" | sed 's/^/    /'
+        echo "FAILED - PostgreSQL $major: no server; its suites are not run"
+        failed=$((failed + 1))
+        summary+=("$(printf '%-14s %5d passed, %d failed (%d s): its suites not run' "server@$major" 0 1 $((SECONDS - t0)))")
+        continue
+    fi
     for suite in tools/suites/*.sh; do
         selected "$suite" && [ "$(scope_of "$suite")" = "each major" ] || continue
         name=$(basename "$suite" .sh)
@@ -95,6 +111,9 @@ done
 
 echo "=== summary ($(( (SECONDS - start) / 60 )) min $(( (SECONDS - start) % 60 )) s)"
 printf '%s\n' "${summary[@]}"
-[ "$skipped" -eq 0 ] || echo "$skipped skipped (each named above with its reason)"
+if [ "$skipped" -gt 0 ]; then
+    echo "$skipped skipped:"
+    grep -H '^skip - ' build/test/logs/*.log | sed -E 's#^build/test/logs/(.*)\.log:skip - #    \1: #'
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

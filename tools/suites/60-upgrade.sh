@@ -10,6 +10,8 @@
 #     the whole pg_regress suite passes against it;
 #   - a pg_dump taken under 1.0 (plain and custom) restores into a new
 #     database that creates the extension at the default version;
+#   - after an update from 1.1, every value-taking call on every type of
+#     tools/overloads.py's list answers as under 1.1;
 #   - the extension is trusted: a database owner without superuser creates
 #     it, updates it from 1.0 and uses it, and operators planted in the
 #     extension's schema never run with the install script's privileges.
@@ -231,6 +233,19 @@ else
     grep -E '^(test |not ok)' "$out/regress.log" | grep -v ' ok '
     head -n 40 "$out/regress/regression.diffs" 2>/dev/null
     fail "pg_regress on an extension updated from 1.0"
+fi
+
+# ---- 1.1 -> the default version: every value-taking call on every type of
+# tools/overloads.py's list answers as it did under 1.1 (tests/upgrade/types.sql) ----
+dropdb --if-exists upg_types && createdb upg_types
+q -d upg_types -c "CREATE EXTENSION bloomfilter VERSION '1.1'" -f tests/upgrade/types.sql >"$out/types-1.1.log" 2>&1
+if q -d upg_types -c "ALTER EXTENSION bloomfilter UPDATE" -f tests/upgrade/types.sql >"$out/types-updated.log" 2>&1 &&
+    grep -qE '^[0-9]{3,} calls of 1\.1: [0-9]+ answered as before, 0 answered differently, [0-9]+ refused before, 0 refused now$' \
+        "$out/types-updated.log"; then
+    pass "1.1 -> $version: $(head -n 1 "$out/types-updated.log")"
+else
+    cat "$out/types-1.1.log" "$out/types-updated.log"
+    fail "calls answer differently after the update from 1.1 ($out/types-*.log)"
 fi
 
 # ---- a dump taken under 1.0 restores under the default version ----
