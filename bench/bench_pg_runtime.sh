@@ -175,6 +175,7 @@ CREATE TEMP TABLE medians AS
 SELECT ord, filter, recipe, percentile_disc(0.5) WITHIN GROUP (ORDER BY ms) AS ms FROM timings GROUP BY ord, filter, recipe;
 SELECT q.name AS "query ($ROWS fact rows)", round(m_off.ms::numeric, 1) AS "off, median ms",
        round(m_on.ms::numeric, 1) AS "on, median ms", round((m_on.ms / m_off.ms)::numeric, 2) || 'x' AS "on / off",
+       round(m_hand.ms::numeric, 1) AS "hand recipe, median ms",
        round((m_hand.ms / m_off.ms)::numeric, 2) || 'x' AS "hand recipe / off"
 FROM queries q JOIN medians m_off ON m_off.ord = q.ord AND NOT m_off.filter AND NOT m_off.recipe
 JOIN medians m_on ON m_on.ord = q.ord AND m_on.filter
