@@ -29,11 +29,11 @@ bench-variants: build/bench/bench_variants
 
 # PostgreSQL benchmarks against built-in baselines, in one throwaway server
 # of the major PG (default: the first of pg/majors): PG=18 make bench-pg.
-.PHONY: bench-pg bench-pg-sliced bench-pg-batched bench-pg-bitslice bench-citus
+.PHONY: bench-pg bench-pg-sliced bench-pg-batched bench-pg-bitslice bench-pg-runtime bench-citus
 bench-pg:
 	tools/install-deps.sh --quiet bench
 	bench/run_pg.sh bench/bench_pg.sh bench/bench_pg_sliced.sh bench/bench_pg_batched.sh \
-	    bench/bench_pg_bitslice.sh
+	    bench/bench_pg_bitslice.sh bench/bench_pg_runtime.sh
 # Sliced probes of stored filters alone (also part of bench-pg).
 bench-pg-sliced:
 	bench/run_pg.sh bench/bench_pg_sliced.sh
@@ -45,6 +45,10 @@ bench-pg-batched:
 # against bloom_union_agg, size against the filters.
 bench-pg-bitslice:
 	bench/run_pg.sh bench/bench_pg_bitslice.sh
+
+# The automatic Bloom join alone, runtime filters on against off (also part of bench-pg).
+bench-pg-runtime:
+	bench/run_pg.sh bench/bench_pg_runtime.sh
 # bloom_agg on a real Citus cluster against a local table (needs ../shared/citus).
 bench-citus:
 	bench/bench_citus.sh

@@ -3,13 +3,15 @@
  * keeps the rows whose key a Bloom filter may contain, probing a batch of
  * keys at a time so the memory misses of a large filter overlap.
  *
- * Two halves, so that a filter the planner injects itself (a future Bloom
- * semi-join reduction) reuses the executor:
+ * Two halves, so that a filter the planner injects itself reuses the
+ * executor:
  *
  *   batched_probe_scan.c  planning: finds bloom_contains(filter, key) among
  *                         a table's quals and offers the path (the hook)
  *   batched_probe_exec.c  execution: any CustomScan made by
- *                         bloom_batched_probe_make_scan, whoever planned it
+ *                         bloom_batched_probe_make_scan, whoever planned it,
+ *                         and in runtime mode the runtime filters of the
+ *                         hash joins above (runtime_filter.h)
  */
 #ifndef BLOOMFILTER_BATCHED_PROBE_H
 #define BLOOMFILTER_BATCHED_PROBE_H

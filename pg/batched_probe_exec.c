@@ -13,9 +13,17 @@
  *
  * Plan node: a CustomScan on a heap table, custom_exprs = (filter, key),
  * plan.qual = the other quals.
+ *
+ * Runtime mode (the automatic Bloom join, runtime_filter.h): the plan's
+ * custom_private holds runtime filters' specs, the filters of hash joins
+ * above; runtime_filter_probe.c reads the rows then.  EvalPlanQual
+ * rechecks test the quals only: a runtime filter only ever removes rows
+ * the join would remove.
  */
 #include "bloomfilter.h"
 #include "batched_probe.h"
+#include "batched_probe_state.h"
+#include "runtime_filter.h"
 
 #include "access/relscan.h"
 #include "access/tableam.h"
@@ -27,41 +35,6 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/ruleutils.h"
-
-typedef struct BatchedProbeState
-{
-	CustomScanState css;
-	ExprState  *filter_expr;
-	ExprState  *key_expr;
-	BloomHasher hasher;
-
-	/* the filter, read at the first fetch after the start or a rescan */
-	bool		filter_ready;
-	bool		filter_null;
-	bool		prefetch;		/* at least bloomfilter.batched_probe_min_size */
-	bloom_filter filter;
-	Size		filter_bytes;
-	MemoryContext filter_cxt;	/* the detoasted filter */
-	MemoryContext batch_cxt;	/* keys of the current batch */
-
-	/*
-	 * The current batch: survivors[pos..nsurvivors) are still to return.
-	 * Rows are read through fetch_slot; the batch keeps each row's tuple
-	 * header and buffer, and one pin per page (not per row: a resource
-	 * owner slows down with many pins of one buffer).
-	 */
-	TupleTableSlot *fetch_slot;
-	HeapTupleData tuples[BLOOM_PROBE_BATCH];
-	Buffer		buffers[BLOOM_PROBE_BATCH];
-	Buffer		pinned[BLOOM_PROBE_BATCH];
-	int			npinned;
-	uint64		hashes[BLOOM_PROBE_BATCH];
-	bool		hits[BLOOM_PROBE_BATCH];
-	int			survivors[BLOOM_PROBE_BATCH];
-	int			nsurvivors;
-	int			pos;
-	bool		done;			/* the heap scan is exhausted */
-} BatchedProbeState;
 
 static Node *create_state(CustomScan *cscan);
 static void begin_scan(CustomScanState *node, EState *estate, int eflags);
@@ -98,6 +71,49 @@ bloom_batched_probe_register(void)
 	RegisterCustomScanMethods(&scan_methods);
 }
 
+bool
+bloom_runtime_is_probe(Plan *plan)
+{
+	return IsA(plan, CustomScan) && ((CustomScan *) plan)->methods == &scan_methods &&
+		((CustomScan *) plan)->custom_private != NIL;
+}
+
+CustomScan *
+bloom_runtime_probe_make(Plan *seq, List *keys, const RuntimeFilterSpec *spec)
+{
+	/* makeNode is a GNU statement expression (see bloom_context_create) */
+	CustomScan *cscan = (__extension__ makeNode(CustomScan));
+
+	Assert(IsA(seq, SeqScan));
+	/* the Seq Scan's header (costs, rows, tlist, quals, parallel_aware, ...) */
+	cscan->scan = ((SeqScan *) seq)->scan;
+	cscan->scan.plan.type = T_CustomScan;
+	cscan->flags = 0;
+	cscan->custom_plans = NIL;
+	cscan->custom_exprs = NIL;
+	cscan->custom_private = NIL;
+	cscan->custom_scan_tlist = NIL;
+	cscan->custom_relids = bms_make_singleton(cscan->scan.scanrelid);
+	cscan->methods = &scan_methods;
+	bloom_runtime_probe_add(cscan, keys, spec);
+	return cscan;
+}
+
+void
+bloom_runtime_probe_add(CustomScan *probe, List *keys, const RuntimeFilterSpec *spec)
+{
+	Assert(list_length(keys) == spec->nkeys);
+	probe->custom_exprs = list_concat(probe->custom_exprs, keys);
+	probe->custom_private = lappend(probe->custom_private, bloom_runtime_spec_to_list(spec));
+}
+
+/* Whether scan may probe another runtime filter. */
+bool
+bloom_runtime_probe_has_room(CustomScan *probe)
+{
+	return list_length(probe->custom_private) < RUNTIME_MAX_FILTERS;
+}
+
 CustomScan *
 bloom_batched_probe_make_scan(Index scanrelid, List *tlist, List *quals, Expr *filter, Expr *key)
 {
@@ -132,8 +148,8 @@ begin_scan(CustomScanState *node, EState *estate, int eflags)
 {
 	BatchedProbeState *state = (BatchedProbeState *) node;
 	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
-	Expr	   *filter = linitial(cscan->custom_exprs);
-	Expr	   *key = lsecond(cscan->custom_exprs);
+	Expr	   *filter = cscan->custom_private == NIL ? linitial(cscan->custom_exprs) : NULL;
+	Expr	   *key = cscan->custom_private == NIL ? lsecond(cscan->custom_exprs) : NULL;
 	TupleDesc	desc = RelationGetDescr(node->ss.ss_currentRelation);
 
 	(void) eflags;
@@ -154,14 +170,20 @@ begin_scan(CustomScanState *node, EState *estate, int eflags)
 	ExecAssignScanProjectionInfoWithVarno(&node->ss, cscan->scan.scanrelid);
 	node->ss.ps.qual = ExecInitQual(cscan->scan.plan.qual, &node->ss.ps);
 
-	state->filter_expr = ExecInitExpr(filter, &node->ss.ps);
-	state->key_expr = ExecInitExpr(key, &node->ss.ps);
-	bloom_hasher_init_type(&state->hasher, exprType((Node *) key), estate->es_query_cxt);
+	if (cscan->custom_private == NIL)
+	{
+		state->filter_expr = ExecInitExpr(filter, &node->ss.ps);
+		state->key_expr = ExecInitExpr(key, &node->ss.ps);
+		bloom_hasher_init_type(&state->hasher, exprType((Node *) key), estate->es_query_cxt);
+	}
 	state->filter_cxt = bloom_context_create(estate->es_query_cxt, "bloom batched probe filter",
 											  ALLOCSET_DEFAULT_SIZES);
 	state->batch_cxt = bloom_context_create(estate->es_query_cxt, "bloom batched probe batch",
 											 ALLOCSET_DEFAULT_SIZES);
 	state->fetch_slot = ExecAllocTableSlot(&estate->es_tupleTable, desc, &TTSOpsBufferHeapTuple, 0);
+	/* runtime mode (runtime_filter_probe.c) */
+	if (cscan->custom_private != NIL)
+		bloom_runtime_probe_begin(state, cscan);
 }
 
 /* Evaluate the filter expression: once per scan, again after a rescan. */
@@ -193,8 +215,8 @@ read_filter(BatchedProbeState *state)
 }
 
 /* Drop the batch's pins and rows. */
-static void
-release_batch(BatchedProbeState *state)
+void
+bloom_batched_release(BatchedProbeState *state)
 {
 	for (int i = 0; i < state->npinned; i++)
 		ReleaseBuffer(state->pinned[i]);
@@ -221,7 +243,7 @@ next_batch(BatchedProbeState *state)
 	CHECK_FOR_INTERRUPTS();
 	/* the slot returned last may still show a row of this batch */
 	ExecClearTuple(ss->ss_ScanTupleSlot);
-	release_batch(state);
+	bloom_batched_release(state);
 	if (state->done)
 		return false;
 	MemoryContextReset(state->batch_cxt);
@@ -286,6 +308,8 @@ next_row(ScanState *ss)
 		ss->ss_currentScanDesc = table_beginscan(ss->ss_currentRelation,
 												 ss->ps.state->es_snapshot, 0, NULL,
 												 scan_flags(ss));
+	if (state->runtime)
+		return bloom_runtime_probe_next(state);
 	if (!state->filter_ready)
 		read_filter(state);
 	if (state->filter_null)
@@ -310,11 +334,14 @@ recheck_row(ScanState *ss, TupleTableSlot *slot)
 	Datum		key;
 	bool		isnull;
 
+	econtext->ecxt_scantuple = slot;
+	/* runtime filters only remove rows the joins remove: the quals decide */
+	if (state->runtime)
+		return state->quals == NULL || ExecQual(state->quals, econtext);
 	if (!state->filter_ready)
 		read_filter(state);
 	if (state->filter_null)
 		return false;
-	econtext->ecxt_scantuple = slot;
 	key = ExecEvalExprSwitchContext(state->key_expr, econtext, &isnull);
 	return !isnull &&
 		bloom_contains_hash(&state->filter, bloom_hash_value(&state->hasher, key, state->filter.seed));
@@ -331,7 +358,7 @@ clear_batch(BatchedProbeState *state)
 {
 	ExecClearTuple(state->css.ss.ss_ScanTupleSlot);
 	ExecClearTuple(state->fetch_slot);
-	release_batch(state);
+	bloom_batched_release(state);
 	state->done = false;
 }
 
@@ -355,6 +382,9 @@ rescan(CustomScanState *node)
 	/* the filter may be a parameter that changed */
 	if (node->ss.ps.chgParam != NULL)
 		state->filter_ready = false;
+	/* a runtime filter may have been built again */
+	if (state->runtime)
+		bloom_runtime_probe_restart(state);
 	if (node->ss.ss_currentScanDesc != NULL)
 		table_rescan(node->ss.ss_currentScanDesc, NULL);
 	ExecScanReScan(&node->ss);
@@ -404,10 +434,17 @@ explain_scan(CustomScanState *node, List *ancestors, ExplainState *es)
 {
 	BatchedProbeState *state = (BatchedProbeState *) node;
 	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
-	Node	   *filter = linitial(cscan->custom_exprs);
-	Node	   *key = lsecond(cscan->custom_exprs);
+	Node	   *filter;
+	Node	   *key;
 	List	   *context = set_deparse_context_plan(es->deparse_cxt, (Plan *) cscan, ancestors);
 
+	if (state->runtime)
+	{
+		bloom_runtime_probe_explain(state, context, es);
+		return;
+	}
+	filter = linitial(cscan->custom_exprs);
+	key = lsecond(cscan->custom_exprs);
 	ExplainPropertyText("Probe Key", deparse_expression(key, context, es->verbose, false), es);
 	if (IsA(filter, Const))
 		ExplainPropertyText("Bloom Filter", "constant", es);

@@ -28,6 +28,7 @@
 #include "bloomfilter.h"
 #include "batched_probe.h"
 #include "bitslice.h"
+#include "runtime_filter.h"
 
 #include <limits.h>
 
@@ -262,18 +263,31 @@ offer_paths(PlannerInfo *root, RelOptInfo *rel, Index rti, RangeTblEntry *rte)
  * bloom_contains and contained_in_bloom.  The planner calls it while it
  * simplifies a query, before it plans the scans, which loads this module,
  * and so installs the hook above, in a session that has not used a filter
- * yet.  It also turns the calls into index conditions of a bloom_bitslice
- * index (bitslice_plan.c).
+ * yet.  It answers two requests: the index conditions of a bloom_bitslice
+ * index (bitslice_plan.c), and one estimate: the condition of a remote
+ * runtime filter (runtime_filter_plan.c), whose filter is a placeholder
+ * while the query is planned, keeps every row, so that the plan is the one
+ * without it.
  */
 PG_FUNCTION_INFO_V1(bloom_contains_support);
 
 Datum
 bloom_contains_support(PG_FUNCTION_ARGS)
 {
-	Node	   *req = (Node *) PG_GETARG_POINTER(0);
+	Node	   *request = (Node *) PG_GETARG_POINTER(0);
 
-	if (IsA(req, SupportRequestIndexCondition))
-		PG_RETURN_POINTER(bs_index_condition(req));
+	if (IsA(request, SupportRequestIndexCondition))
+		PG_RETURN_POINTER(bs_index_condition(request));
+	if (IsA(request, SupportRequestSelectivity))
+	{
+		SupportRequestSelectivity *req = (SupportRequestSelectivity *) request;
+
+		if (list_length(req->args) == 2 && bloom_runtime_is_placeholder(linitial(req->args)))
+		{
+			req->selectivity = 1.0;
+			PG_RETURN_POINTER(req);
+		}
+	}
 	PG_RETURN_POINTER(NULL);
 }
 

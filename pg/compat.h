@@ -134,4 +134,65 @@ ExtendBufferedRel(Relation rel, ForkNumber fork, BufferAccessStrategy strategy, 
 	PointerGetDatum(memcpy(palloc(sizeof(IndexAmRoutine)), (routine), sizeof(IndexAmRoutine)))
 #endif
 
+/*
+ * 16: JOIN_RIGHT_ANTI, 18: JOIN_RIGHT_SEMI (hash joins whose hash side is
+ * the one whose rows are returned).  Before, no plan has them: the names
+ * stand for a value no join type takes.
+ */
+#include "nodes/nodes.h"
+#if PG_VERSION_NUM < 160000
+#define JOIN_RIGHT_ANTI ((JoinType) 1000)
+#endif
+#if PG_VERSION_NUM < 180000
+#define JOIN_RIGHT_SEMI ((JoinType) 1001)
+#endif
+
+/*
+ * 19: the planner hook and standard_planner take the ExplainState of an
+ * EXPLAIN being planned (else NULL).  A hook is declared with
+ * PLANNER_HOOK_PARAMS and passes PLANNER_HOOK_ARGS on.
+ */
+#include "optimizer/planner.h"
+#if PG_VERSION_NUM >= 190000
+#define PLANNER_HOOK_PARAMS Query *parse, const char *query_string, int cursorOptions, \
+	ParamListInfo boundParams, ExplainState *es
+#define PLANNER_HOOK_ARGS parse, query_string, cursorOptions, boundParams, es
+#else
+#define PLANNER_HOOK_PARAMS Query *parse, const char *query_string, int cursorOptions, \
+	ParamListInfo boundParams
+#define PLANNER_HOOK_ARGS parse, query_string, cursorOptions, boundParams
+#endif
+
+/* 16: get_extension_schema(), the schema of an installed extension, is
+ * exported; before, it is read from pg_extension here. */
+#include "commands/extension.h"
+#if PG_VERSION_NUM < 160000
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/stratnum.h"
+#include "access/table.h"
+#include "catalog/pg_extension.h"
+#include "utils/fmgroids.h"
+#include "utils/rel.h"
+static inline Oid
+get_extension_schema(Oid ext_oid)
+{
+	Relation	rel = table_open(ExtensionRelationId, AccessShareLock);
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	Oid			result = InvalidOid;
+
+	ScanKeyInit(&key, Anum_pg_extension_oid, BTEqualStrategyNumber, F_OIDEQ,
+				ObjectIdGetDatum(ext_oid));
+	scan = systable_beginscan(rel, ExtensionOidIndexId, true, NULL, 1, &key);
+	tuple = systable_getnext(scan);
+	if (HeapTupleIsValid(tuple))
+		result = ((Form_pg_extension) GETSTRUCT(tuple))->extnamespace;
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	return result;
+}
+#endif
+
 #endif							/* BLOOMFILTER_COMPAT_H */

@@ -9,11 +9,13 @@
  *
  * and registers what the other files register: the batched probe scan's
  * settings and planner hook (batched_probe_scan.c), the option of the index
- * access method bloom_bitslice (bitslice_am.c).
+ * access method bloom_bitslice (bitslice_am.c), the runtime filters'
+ * settings, planner hook and build node (runtime_filter.c).
  */
 #include "bloomfilter.h"
 #include "batched_probe.h"
 #include "bitslice.h"
+#include "runtime_filter.h"
 
 #include "utils/guc.h"
 
@@ -67,5 +69,6 @@ _PG_init(void)
 							 NULL, NULL, NULL);
 	bloom_batched_probe_init();
 	bloom_bitslice_init();
+	bloom_runtime_filter_init();
 	MarkGUCPrefixReserved("bloomfilter");
 }

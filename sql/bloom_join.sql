@@ -1,5 +1,8 @@
 -- Bloom joins: in one database, and across databases with postgres_fdw.
 SET max_parallel_workers_per_gather = 0;
+-- the recipes written by hand: no automatic filter besides
+-- (bloom_runtime_filter tests those)
+SET bloomfilter.runtime_filter = off;
 \getenv abs_srcdir PG_ABS_SRCDIR
 \i :abs_srcdir/sql/include/majors.sql
 

@@ -11,7 +11,11 @@
 # least the matches and at most the matches plus twice the expected false
 # positives, both joins give the same answer, and a filter too large for
 # the protocol fails with a clear error while the connection stays up.
-# Printed, not asserted: rows, bytes and time of both joins.
+# The automatic Bloom join (the library in session_preload_libraries): the
+# plain join's remote SQL carries the runtime filter, the same answer, and
+# rows shipped between the matches and twice them (all of them with
+# bloomfilter.runtime_filter off).
+# Printed, not asserted: rows, bytes and time of the joins.
 # Ends with "fdw: N passed, M failed" and exits non-zero on any failure.
 set -u
 . "$(dirname "$0")/../testlib.sh"
@@ -94,6 +98,35 @@ if [ "${plain_rows:-0}" -eq 1000000 ] && [ "${recipe_rows:-0}" -ge "${matches:-1
     pass "rows shipped: $recipe_rows, within matches $matches + 2 x expected false positives $expected_fp (plain join: $plain_rows)"
 else
     fail "rows shipped $recipe_rows for $matches matches, $expected_fp expected false positives (plain: $plain_rows)"
+fi
+
+# The automatic Bloom join: with the library loaded in the session
+# (session_preload_libraries), the plain join gets a runtime filter that
+# travels to the remote scan as a parameter.
+auto() { PGOPTIONS="-c session_preload_libraries=bloomfilter" pgc_psql local -At "$@"; }
+auto -c "EXPLAIN (VERBOSE, COSTS OFF) $plain" > $TL_OUT/explain-auto.txt
+if grep -m1 'Remote SQL: .*bloom_contains(\$1::public.bloom, customer_id)' $TL_OUT/explain-auto.txt &&
+   grep -q 'Custom Scan (BloomFilterBuild)' $TL_OUT/explain-auto.txt; then
+    pass "automatic: the plain join's remote SQL carries the runtime filter, built under the Hash node"
+else
+    cat $TL_OUT/explain-auto.txt
+    fail "automatic: no runtime filter in the remote SQL of the plain join"
+fi
+c=$(auto -c "$plain")
+[ -n "$c" ] && [ "$c" = "$a" ] && pass "automatic: the same answer as without it ($c)" ||
+    fail "automatic: the answer ($c) differs from the plain join's ($a)"
+auto_shipped() { # SETTINGS -> "rows ms"
+    PGOPTIONS="-c session_preload_libraries=bloomfilter $1" shipped "$plain"
+}
+read -r off_rows off_ms <<< "$(auto_shipped "-c bloomfilter.runtime_filter=off")"
+read -r on_rows on_ms <<< "$(auto_shipped "")"
+note "automatic, runtime filter off: rows shipped $off_rows, $off_ms ms"
+note "automatic, runtime filter on:  rows shipped $on_rows, $on_ms ms ($(python3 -c "print(round($on_ms / $off_ms, 2))")x), matches $matches"
+if [ "${off_rows:-0}" -eq 1000000 ] && [ "${on_rows:-0}" -ge "${matches:-1}" ] &&
+   [ "$on_rows" -le $((2 * matches)) ]; then
+    pass "automatic: rows shipped $on_rows, within the matches $matches and twice them (off: $off_rows)"
+else
+    fail "automatic: rows shipped $on_rows for $matches matches (off: $off_rows)"
 fi
 
 # A filter larger than the type allows (its text form would pass the 1 GB

@@ -1,0 +1,117 @@
+/*
+ * batched_probe_state.h - the state of a batched probe scan, shared by its
+ * two executors: batched_probe_exec.c (the scan, the filter of a
+ * bloom_contains qual) and runtime_filter_probe.c (its runtime mode: the
+ * runtime filters of hash joins above it).  Not for other files.
+ */
+#ifndef BLOOMFILTER_BATCHED_PROBE_STATE_H
+#define BLOOMFILTER_BATCHED_PROBE_STATE_H
+
+#include "postgres.h"
+
+#include "access/htup.h"
+#include "commands/explain.h"
+#include "nodes/execnodes.h"
+#include "storage/buf.h"
+#include "batched_probe.h"
+#include "runtime_filter.h"
+
+BLOOM_HIDDEN_BEGIN
+
+/* Probed rows per decision of a runtime filter: on or off. */
+#define RUNTIME_WINDOW 4096
+/* A switched-off filter probes one batch in this many; with every filter
+ * off, a batch after this many rows read unprobed. */
+#define RUNTIME_SAMPLE_EVERY 64
+#define RUNTIME_SAMPLE_ROWS ((uint64) RUNTIME_SAMPLE_EVERY * BLOOM_PROBE_BATCH)
+/* Runtime filters one scan probes at most (the joins above it). */
+#define RUNTIME_MAX_FILTERS 8
+
+/* One runtime filter of a scan in runtime mode. */
+typedef struct RuntimeProbe
+{
+	RuntimeFilterSpec spec;
+	RuntimeKeyHasher hasher;
+	bool		present;		/* read from its parameter */
+	bool		off;			/* switched off */
+	bool		prefetch;
+	bloom_filter filter;
+	Size		bytes;
+	/* the current window */
+	uint64		window_probed;
+	uint64		window_passed;
+	/* totals, for EXPLAIN ANALYZE */
+	uint64		probed;
+	uint64		removed;
+	uint64		switches_off;
+	uint64		off_after;		/* rows probed when it first switched off */
+	double		off_pass;		/* the share that passed then */
+	/* this batch: the hash of each row, whether its key was NULL */
+	uint64		hashes[BLOOM_PROBE_BATCH];
+	bool		null_key[BLOOM_PROBE_BATCH];
+} RuntimeProbe;
+
+typedef struct BatchedProbeState
+{
+	CustomScanState css;
+	ExprState  *filter_expr;
+	ExprState  *key_expr;
+	BloomHasher hasher;
+
+	/* the filter, read at the first fetch after the start or a rescan */
+	bool		filter_ready;
+	bool		filter_null;
+	bool		prefetch;		/* at least bloomfilter.batched_probe_min_size */
+	bloom_filter filter;
+	Size		filter_bytes;
+	MemoryContext filter_cxt;	/* the detoasted filter */
+	MemoryContext batch_cxt;	/* keys of the current batch */
+
+	/*
+	 * The current batch: survivors[pos..nsurvivors) are still to return.
+	 * Rows are read through fetch_slot; the batch keeps each row's tuple
+	 * header and buffer, and one pin per page (not per row: a resource
+	 * owner slows down with many pins of one buffer).
+	 */
+	TupleTableSlot *fetch_slot;
+	HeapTupleData tuples[BLOOM_PROBE_BATCH];
+	Buffer		buffers[BLOOM_PROBE_BATCH];
+	Buffer		pinned[BLOOM_PROBE_BATCH];
+	int			npinned;
+	uint64		hashes[BLOOM_PROBE_BATCH];
+	bool		hits[BLOOM_PROBE_BATCH];
+	int			survivors[BLOOM_PROBE_BATCH];
+	int			nsurvivors;
+	int			pos;
+	bool		done;			/* the heap scan is exhausted */
+
+	/* runtime mode */
+	bool		runtime;
+	int			nfilters;
+	RuntimeProbe *filters[RUNTIME_MAX_FILTERS];
+	ExprState  *quals;			/* the scan's quals, checked before the filters */
+	bool		filters_read;	/* every filter looked for since the (re)scan */
+	uint64		batches;
+	uint64		passed_through; /* rows read unprobed since the last sample */
+} BatchedProbeState;
+
+/* batched_probe_exec.c: drop the current batch's pins and rows */
+extern void bloom_batched_release(BatchedProbeState *state);
+
+/* runtime_filter_probe.c */
+
+/* Set up runtime mode for a plan with runtime filters (begin_scan). */
+extern void bloom_runtime_probe_begin(BatchedProbeState *state, CustomScan *cscan);
+
+/* Start, or start again after a rescan: look for the filters at the first row. */
+extern void bloom_runtime_probe_restart(BatchedProbeState *state);
+
+/* The next row that passes the quals and the filters on (empty at the end). */
+extern TupleTableSlot *bloom_runtime_probe_next(BatchedProbeState *state);
+
+/* The runtime filters' EXPLAIN lines. */
+extern void bloom_runtime_probe_explain(BatchedProbeState *state, List *context, ExplainState *es);
+
+BLOOM_HIDDEN_END
+
+#endif							/* BLOOMFILTER_BATCHED_PROBE_STATE_H */

@@ -1,0 +1,231 @@
+/*
+ * runtime_filter.h - the automatic Bloom join: runtime filters the planner
+ * adds to hash joins (docs/POSTGRESQL.md, "Automatic Bloom joins").
+ *
+ * For a hash join whose probe (outer) side may lose the rows that match no
+ * key of the build (inner) side without changing the result (inner, semi,
+ * right, right semi and right anti joins), a node under the Hash node sees
+ * every build row on its way into the hash table and builds a Bloom filter
+ * of its join keys; the scan of the probe side, below other joins and
+ * aggregations, drops the rows the filter says match nothing.  The filter
+ * travels from the build to the probe in a PARAM_EXEC slot of the plan.
+ *
+ *   runtime_filter_plan.c   the planner hook: finds the joins, adds the
+ *                           nodes (runtime_filter_plan.h)
+ *   runtime_filter_trace.c  traces a join's keys down to the scans
+ *   runtime_filter_remote.c the postgres_fdw case (the filter as a
+ *                           parameter of the remote query)
+ *   runtime_filter_build.c  the build node (Custom Scan BloomFilterBuild)
+ *   runtime_filter_probe.c  the probe: the batched probe scan (Custom Scan
+ *                           BloomBatchedProbe) in runtime mode
+ *   runtime_filter.c        settings, sizing, and the hashing both sides
+ *                           share
+ *
+ * Two kinds of filter:
+ *   join hash   the keys hashed with the join's own hash functions and
+ *               collations (each key's 32-bit hash, combined as below), so
+ *               equality is exactly the join's, whatever the types and
+ *               collations; it never leaves the query.  A bytea in the
+ *               parameter, whose payload is the core format.
+ *   canonical   one key hashed by the extension's canonical hash: a real
+ *               `bloom` value, probed with bloom_contains on a remote
+ *               server; only for keys whose canonical hash follows the
+ *               join's equality (runtime_filter_plan.c lists them).
+ */
+#ifndef BLOOMFILTER_RUNTIME_FILTER_H
+#define BLOOMFILTER_RUNTIME_FILTER_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "nodes/execnodes.h"
+#include "nodes/plannodes.h"
+
+BLOOM_HIDDEN_BEGIN
+
+/* Name in EXPLAIN: "Custom Scan (BloomFilterBuild)". */
+#define BLOOM_FILTER_BUILD_NAME "BloomFilterBuild"
+
+typedef enum RuntimeFilterKind
+{
+	RUNTIME_FILTER_JOIN_HASH = 0,
+	RUNTIME_FILTER_CANONICAL = 1
+} RuntimeFilterKind;
+
+/* ---- settings (runtime_filter.c) ---- */
+extern bool bloomfilter_runtime_filter;
+/* The largest filter, in kB; a build side with more keys gets none. */
+extern int	bloomfilter_runtime_filter_max_size;
+/* Probe sides estimated smaller than this get no filter. */
+extern int	bloomfilter_runtime_filter_min_rows;
+/* Above this fraction of probe rows passing, no filter (planning) / the
+ * filter switches off (running). */
+extern double bloomfilter_runtime_filter_max_pass;
+/* Target false-positive rate of a local filter; a remote one gets a tenth. */
+extern double bloomfilter_runtime_filter_fpr;
+
+/* Register the settings, the planner hook and the build node (_PG_init). */
+extern void bloom_runtime_filter_init(void);
+
+/*
+ * Sizing.  A local filter has 2 hash functions and about twice the bits a
+ * filter of the same rate with the optimal count would have: it is sparse
+ * (a tenth of its bits set), so a key that is not in it is turned away by
+ * its first bit nine times in ten, in one load and a branch that is easy
+ * to predict; the optimal count (7 at 1%) costs a probe about twice as
+ * much.  A remote filter is shipped once and probed by another server: it
+ * has the optimal count at a tenth of the rate.
+ */
+#define RUNTIME_FILTER_LOCAL_NHASHES 2
+
+/* The false-positive rate of a filter of this kind. */
+static inline double
+bloom_runtime_filter_rate(RuntimeFilterKind kind)
+{
+	return kind == RUNTIME_FILTER_CANONICAL ? bloomfilter_runtime_filter_fpr / 10 :
+		bloomfilter_runtime_filter_fpr;
+}
+
+/* The most keys a filter of this kind holds within
+ * bloomfilter.runtime_filter_max_size. */
+extern double bloom_runtime_filter_max_keys(RuntimeFilterKind kind);
+
+/* nbits and nhashes of a classic filter of this kind for nkeys keys, within
+ * bloomfilter.runtime_filter_max_size. */
+extern void bloom_runtime_filter_params(RuntimeFilterKind kind, double nkeys, uint64 *nbits,
+										unsigned *nhashes);
+
+/*
+ * How a join-hash filter hashes a key: with the join's hash function of
+ * its side and the join's collation (its 32-bit result), or, for the
+ * integer operator family (int2, int4, int8 in any mix, whose hash
+ * functions give equal values equal hashes), the value itself read as an
+ * int64: the same equality, without a function call.  The planner decides
+ * per key from both sides' functions, so that both sides read alike.
+ */
+typedef enum RuntimeKeyRead
+{
+	RUNTIME_KEY_HASH_FUNCTION,
+	RUNTIME_KEY_INT2,
+	RUNTIME_KEY_INT4,
+	RUNTIME_KEY_INT8
+} RuntimeKeyRead;
+
+/*
+ * The keys of one side of a join, evaluated and hashed as above; a row's
+ * hash chains its keys' through bloom_hash_lane.
+ */
+typedef struct RuntimeKeyHasher
+{
+	int			nkeys;
+	ExprState **exprs;
+	FmgrInfo   *fns;
+	Oid		   *collations;
+	RuntimeKeyRead *reads;
+} RuntimeKeyHasher;
+
+/* Set up hashing of exprs (compiled for parent) with the functions,
+ * collations and integer flags of the plan (lists). */
+extern void bloom_runtime_hasher_init(RuntimeKeyHasher *h, List *exprs, List *hashfuncs,
+									  List *collations, List *integer_keys, PlanState *parent);
+
+/* Whether a key whose sides hash with functions left and right is read as
+ * an integer on both. */
+extern bool bloom_runtime_integer_key(Oid left, Oid right);
+
+/* The hash of the row in econtext; false when a key is NULL (every join
+ * operator a filter is made for is strict: such a row matches nothing). */
+static inline bool
+bloom_runtime_hash_row(RuntimeKeyHasher *h, ExprContext *econtext, uint64 *out)
+{
+	uint64		hash = 0;
+
+	for (int i = 0; i < h->nkeys; i++)
+	{
+		bool		isnull;
+		Datum		value = ExecEvalExpr(h->exprs[i], econtext, &isnull);
+		uint64		key;
+
+		if (isnull)
+			return false;
+		switch (h->reads[i])
+		{
+			case RUNTIME_KEY_INT2:
+				key = (uint64) (int64) DatumGetInt16(value);
+				break;
+			case RUNTIME_KEY_INT4:
+				key = (uint64) (int64) DatumGetInt32(value);
+				break;
+			case RUNTIME_KEY_INT8:
+				key = (uint64) DatumGetInt64(value);
+				break;
+			default:
+				key = DatumGetUInt32(FunctionCall1Coll(&h->fns[i], h->collations[i], value));
+				break;
+		}
+		hash = bloom_hash_lane(key, hash);
+	}
+	*out = hash;
+	return true;
+}
+
+/*
+ * What the planner stores in a probe node's custom_private for each filter
+ * it probes (the keys are in custom_exprs, in order), and in the build
+ * node's: a List of Integer nodes and OID lists, so it copies and
+ * serializes as any plan (parallel workers).
+ */
+typedef struct RuntimeFilterSpec
+{
+	int			filter_id;		/* shown in EXPLAIN, both sides */
+	int			paramid;		/* the PARAM_EXEC slot of the filter */
+	RuntimeFilterKind kind;
+	int			nkeys;
+	List	   *hashfuncs;		/* OIDs: this side's hash function of each key */
+	List	   *collations;		/* OIDs */
+	List	   *integer_keys;	/* ints: 1 where a key is read as an integer */
+	double		est_keys;		/* the planner's estimate of build rows */
+} RuntimeFilterSpec;
+
+extern List *bloom_runtime_spec_to_list(const RuntimeFilterSpec *spec);
+extern void bloom_runtime_spec_from_list(List *list, RuntimeFilterSpec *spec);
+
+/* Whether node is the placeholder of a remote filter, in the second planning
+ * of a query (runtime_filter_plan.c): its selectivity is 1. */
+extern bool bloom_runtime_is_placeholder(Node *node);
+
+/* ---- the build node (runtime_filter_build.c) ---- */
+
+extern void bloom_runtime_build_register(void);
+
+/*
+ * A build node over child (the Hash node's child), hashing the inner keys
+ * (expressions of child's output, OUTER_VAR) into the filter of spec.
+ */
+extern CustomScan *bloom_runtime_build_make(Plan *child, List *keys, const RuntimeFilterSpec *spec,
+											bool parallel_shared);
+
+/* Whether plan is a build node (the planner passes through them). */
+extern bool bloom_runtime_is_build(Plan *plan);
+
+/* ---- the probe: the batched scan in runtime mode (plan nodes made in
+ * batched_probe_exec.c, run by runtime_filter_probe.c) ---- */
+
+/*
+ * The batched probe scan of a heap table, in place of the Seq Scan seq,
+ * probing the filter of spec with keys (expressions of the table's columns).
+ */
+extern CustomScan *bloom_runtime_probe_make(Plan *seq, List *keys, const RuntimeFilterSpec *spec);
+
+/* Another filter probed by an existing runtime probe scan. */
+extern void bloom_runtime_probe_add(CustomScan *probe, List *keys, const RuntimeFilterSpec *spec);
+
+/* Whether an existing runtime probe scan may take another filter. */
+extern bool bloom_runtime_probe_has_room(CustomScan *probe);
+
+/* Whether plan is a batched probe scan in runtime mode. */
+extern bool bloom_runtime_is_probe(Plan *plan);
+
+BLOOM_HIDDEN_END
+
+#endif							/* BLOOMFILTER_RUNTIME_FILTER_H */

@@ -1,0 +1,588 @@
+/*
+ * runtime_filter_build.c - the build side of a runtime filter: Custom Scan
+ * (BloomFilterBuild), the child of a Hash node (runtime_filter.h).
+ *
+ * It returns its child's rows unchanged, so the Hash node builds its table
+ * as before, and hashes each row's join keys on the way: with the join's
+ * own hash functions and collations (a join-hash filter), or the
+ * extension's canonical hash of the one key (a canonical filter, for a
+ * remote server).  When the child is exhausted the filter is made and
+ * stored in the plan's parameter slot (a bytea, or a bloom), where the
+ * probe side reads it; the join builds its hash table before it reads its
+ * probe side (runtime_filter_plan.c makes sure), so the filter is complete
+ * when the first probe row is read.  A rescan that rebuilds the hash table
+ * rebuilds the filter; until then the slot is NULL, which the probe reads
+ * as "no filter".
+ *
+ * Memory: the hashes are kept until the end (8 bytes a key), then the
+ * filter is sized for their count at the target rate; past the
+ * count bloomfilter.runtime_filter_max_size holds, the hashes are dropped
+ * and the slot stays NULL (no filter).
+ *
+ * Under a Parallel Hash each participant sees a share of the build rows:
+ * the filter is then in dynamic shared memory, sized when the plan starts
+ * from the planner's estimate (twice it, within the size setting), each
+ * participant fills a private copy and ORs it in (atomically, word by
+ * word) before its share of the build ends; the participants wait for
+ * each other before any probes (the Parallel Hash's build barrier), so
+ * every key is in when the filter is first read.  A participant that joins
+ * after the build has no filter and probes nothing.
+ */
+#include "bloomfilter.h"
+#include "runtime_filter.h"
+
+#include "access/parallel.h"
+#include "executor/executor.h"
+#include "miscadmin.h"
+#include "nodes/extensible.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "port/atomics.h"
+#include "utils/memutils.h"
+#include "utils/ruleutils.h"
+
+/* Hashes inserted at a time (the core prefetches within a call), between
+ * checks for interrupts. */
+#define BUILD_CHUNK 4096
+
+/* The filter in dynamic shared memory: this header, then the bloom value
+ * placed so that its bit array is 8-byte aligned (for the atomic ORs). */
+typedef struct SharedFilter
+{
+	pg_atomic_uint64 keys;		/* keys added by every participant */
+	uint32		value_offset;	/* of the varlena, from the struct's start */
+	uint32		pad;
+} SharedFilter;
+
+typedef struct BuildState
+{
+	CustomScanState css;
+	RuntimeFilterSpec spec;
+	RuntimeKeyHasher hasher;	/* join hash */
+	ExprState  *canon_expr;		/* canonical */
+	BloomHasher canon;
+	MemoryContext cxt;			/* hashes and the filter */
+	double		max_keys;
+
+	/* this build: the hashes, or (shared) a private filter */
+	uint64	   *hashes;
+	Size		n;
+	Size		cap;
+	bool		overflow;		/* more keys than the size setting allows */
+	bool		finished;
+	struct varlena *local;
+	bloom_filter local_view;
+
+	SharedFilter *shared;		/* under a Parallel Hash, with workers */
+	bool		was_shared;		/* the last build was (for EXPLAIN) */
+	uint64		shared_keys;	/* every participant's keys, at the end */
+
+	/* the last result, for EXPLAIN ANALYZE */
+	int64		rows;
+	Size		filter_bytes;
+	int64		builds;
+} BuildState;
+
+static Node *create_state(CustomScan *cscan);
+static void begin_build(CustomScanState *node, EState *estate, int eflags);
+static TupleTableSlot *exec_build(CustomScanState *node);
+static void end_build(CustomScanState *node);
+static void rescan_build(CustomScanState *node);
+static Size estimate_dsm(CustomScanState *node, ParallelContext *pcxt);
+static void initialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate);
+static void reinitialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate);
+static void initialize_worker(CustomScanState *node, shm_toc *toc, void *coordinate);
+static void shutdown_build(CustomScanState *node);
+static void explain_build(CustomScanState *node, List *ancestors, ExplainState *es);
+
+static const CustomScanMethods build_methods = {
+	.CustomName = BLOOM_FILTER_BUILD_NAME,
+	.CreateCustomScanState = create_state,
+};
+
+static const CustomExecMethods build_exec_methods = {
+	.CustomName = BLOOM_FILTER_BUILD_NAME,
+	.BeginCustomScan = begin_build,
+	.ExecCustomScan = exec_build,
+	.EndCustomScan = end_build,
+	.ReScanCustomScan = rescan_build,
+	.EstimateDSMCustomScan = estimate_dsm,
+	.InitializeDSMCustomScan = initialize_dsm,
+	.ReInitializeDSMCustomScan = reinitialize_dsm,
+	.InitializeWorkerCustomScan = initialize_worker,
+	.ShutdownCustomScan = shutdown_build,
+	.ExplainCustomScan = explain_build,
+};
+
+void
+bloom_runtime_build_register(void)
+{
+	RegisterCustomScanMethods(&build_methods);
+}
+
+bool
+bloom_runtime_is_build(Plan *plan)
+{
+	return IsA(plan, CustomScan) && ((CustomScan *) plan)->methods == &build_methods;
+}
+
+CustomScan *
+bloom_runtime_build_make(Plan *child, List *keys, const RuntimeFilterSpec *spec,
+						 bool parallel_shared)
+{
+	/* makeNode is a GNU statement expression (see bloom_context_create) */
+	CustomScan *cscan = (__extension__ makeNode(CustomScan));
+	List	   *scan_tlist = NIL;
+	List	   *tlist = NIL;
+	ListCell   *lc;
+
+	/*
+	 * The child's rows unchanged: the scan tuple is the child's row (a Var
+	 * of each of its columns), returned as is.
+	 */
+	foreach(lc, child->targetlist)
+	{
+		TargetEntry *tle = lfirst_node(TargetEntry, lc);
+		Oid			type = exprType((Node *) tle->expr);
+		int32		typmod = exprTypmod((Node *) tle->expr);
+		Oid			collation = exprCollation((Node *) tle->expr);
+
+		scan_tlist = lappend(scan_tlist,
+							 makeTargetEntry((Expr *) makeVar(OUTER_VAR, tle->resno, type, typmod,
+															  collation, 0),
+											 tle->resno, tle->resname, tle->resjunk));
+		tlist = lappend(tlist,
+						makeTargetEntry((Expr *) makeVar(INDEX_VAR, tle->resno, type, typmod,
+														 collation, 0),
+										tle->resno, tle->resname, tle->resjunk));
+	}
+	/* the header of the child (costs, rows, width, parallel safety, params) */
+	cscan->scan.plan = *child;
+	cscan->scan.plan.type = T_CustomScan;
+	cscan->scan.plan.targetlist = tlist;
+	cscan->scan.plan.qual = NIL;
+	cscan->scan.plan.initPlan = NIL;
+	cscan->scan.plan.lefttree = child;
+	cscan->scan.plan.righttree = NULL;
+	cscan->scan.plan.parallel_aware = parallel_shared;
+	cscan->scan.plan.async_capable = false;
+	cscan->scan.plan.extParam = bms_copy(child->extParam);
+	cscan->scan.plan.allParam = bms_copy(child->allParam);
+	cscan->scan.scanrelid = 0;
+	cscan->flags = 0;
+	cscan->custom_plans = NIL;
+	cscan->custom_exprs = keys;
+	cscan->custom_private = bloom_runtime_spec_to_list(spec);
+	cscan->custom_scan_tlist = scan_tlist;
+	cscan->custom_relids = NULL;
+	cscan->methods = &build_methods;
+	return cscan;
+}
+
+static Node *
+create_state(CustomScan *cscan)
+{
+	BuildState *state = palloc0(sizeof(BuildState));
+
+	NodeSetTag(state, T_CustomScanState);
+	state->css.flags = cscan->flags;
+	state->css.methods = &build_exec_methods;
+	return (Node *) state;
+}
+
+/* The shared filter's value in this process. */
+static struct varlena *
+shared_value(SharedFilter *shared)
+{
+	return (struct varlena *) ((char *) shared + shared->value_offset);
+}
+
+static ParamExecData *
+param_slot(BuildState *state)
+{
+	return &state->css.ss.ps.state->es_param_exec_vals[state->spec.paramid];
+}
+
+/* No filter (yet): the probe side passes every row. */
+static void
+clear_param(BuildState *state)
+{
+	ParamExecData *prm = param_slot(state);
+
+	prm->value = (Datum) 0;
+	prm->isnull = true;
+}
+
+static void
+begin_build(CustomScanState *node, EState *estate, int eflags)
+{
+	BuildState *state = (BuildState *) node;
+	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
+	PlanState  *child;
+	bool		fixed;
+
+	bloom_runtime_spec_from_list(cscan->custom_private, &state->spec);
+	child = ExecInitNode(outerPlan(cscan), estate, eflags);
+	outerPlanState(node) = child;
+
+	/*
+	 * The rows returned are the child's own slots: say so, so that the
+	 * Hash node above compiles its key expressions for them.
+	 */
+	node->ss.ps.resultops = ExecGetResultSlotOps(child, &fixed);
+	node->ss.ps.resultopsfixed = fixed;
+	node->ss.ps.resultopsset = true;
+
+	if (state->spec.kind == RUNTIME_FILTER_JOIN_HASH)
+		bloom_runtime_hasher_init(&state->hasher, cscan->custom_exprs, state->spec.hashfuncs,
+								  state->spec.collations, state->spec.integer_keys, &node->ss.ps);
+	else
+	{
+		Expr	   *key = linitial(cscan->custom_exprs);
+
+		state->canon_expr = ExecInitExpr(key, &node->ss.ps);
+		bloom_hasher_init_type(&state->canon, exprType((Node *) key), estate->es_query_cxt);
+	}
+	state->cxt = bloom_context_create(estate->es_query_cxt, "bloom runtime filter build",
+									  ALLOCSET_DEFAULT_SIZES);
+	state->max_keys = bloom_runtime_filter_max_keys(state->spec.kind);
+	clear_param(state);
+}
+
+/* The shared filter as this process's parameter. */
+static void
+publish_shared(BuildState *state)
+{
+	ParamExecData *prm = param_slot(state);
+
+	prm->value = PointerGetDatum(shared_value(state->shared));
+	prm->isnull = false;
+}
+
+/* Forget this build's hashes (a new build follows). */
+static void
+reset_build(BuildState *state)
+{
+	MemoryContextReset(state->cxt);
+	state->hashes = NULL;
+	state->n = 0;
+	state->cap = 0;
+	state->overflow = false;
+	state->finished = false;
+	state->local = NULL;
+	state->rows = 0;
+	if (state->shared == NULL)
+		clear_param(state);
+}
+
+/* Keep a hash: in the array, or (shared) straight into the private filter. */
+static void
+keep_hash(BuildState *state, uint64 hash)
+{
+	if (state->shared != NULL)
+	{
+		if (state->local == NULL)
+		{
+			struct varlena *value = shared_value(state->shared);
+			bloom_filter view;
+			bloom_error err;
+			MemoryContext old;
+
+			if (bloom_parse_header(VARDATA(value), VARSIZE(value) - VARHDRSZ, &view, &err) != BLOOM_OK)
+				bloom_raise(&err, BLOOM_SOURCE_STORED, NULL);
+			old = MemoryContextSwitchTo(state->cxt);
+			state->local = bloom_make(view.layout, view.nbits, view.nhashes, view.seed,
+									  &state->local_view);
+			MemoryContextSwitchTo(old);
+		}
+		bloom_add_hash(&state->local_view, hash);
+		state->n++;
+		return;
+	}
+	if (state->n >= state->cap)
+	{
+		Size		want;
+
+		if ((double) state->n >= state->max_keys)
+		{
+			/* more keys than a filter of the size setting holds: none */
+			MemoryContextReset(state->cxt);
+			state->hashes = NULL;
+			state->overflow = true;
+			return;
+		}
+		want = state->cap == 0 ? 1024 : state->cap * 2;
+		if ((double) want > state->max_keys + 1)
+			want = (Size) state->max_keys + 1;
+		state->hashes = state->hashes == NULL ?
+			MemoryContextAllocHuge(state->cxt, want * sizeof(uint64)) :
+			repalloc_huge(state->hashes, want * sizeof(uint64));
+		state->cap = want;
+	}
+	state->hashes[state->n++] = hash;
+}
+
+static void
+add_row(BuildState *state, TupleTableSlot *slot)
+{
+	ExprContext *econtext = state->css.ss.ps.ps_ExprContext;
+
+	state->rows++;
+	ResetExprContext(econtext);
+	econtext->ecxt_outertuple = slot;
+	if (state->spec.kind == RUNTIME_FILTER_JOIN_HASH)
+	{
+		uint64		hash;
+		MemoryContext old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
+		bool		hashed = bloom_runtime_hash_row(&state->hasher, econtext, &hash);
+
+		MemoryContextSwitchTo(old);
+		/* a NULL key matches nothing */
+		if (hashed)
+			keep_hash(state, hash);
+	}
+	else
+	{
+		bool		isnull;
+		Datum		value = ExecEvalExprSwitchContext(state->canon_expr, econtext, &isnull);
+
+		if (!isnull)
+			keep_hash(state, bloom_hash_value(&state->canon, value, 0));
+	}
+}
+
+/* Build the filter from the kept hashes and publish it. */
+static void
+finish_local(BuildState *state)
+{
+	uint64		nbits;
+	unsigned	nhashes;
+	bloom_filter view;
+	struct varlena *value;
+	MemoryContext old;
+	ParamExecData *prm;
+
+	bloom_runtime_filter_params(state->spec.kind, (double) state->n, &nbits, &nhashes);
+	old = MemoryContextSwitchTo(state->cxt);
+	value = bloom_make(BLOOM_LAYOUT_CLASSIC, nbits, nhashes, 0, &view);
+	MemoryContextSwitchTo(old);
+	for (Size i = 0; i < state->n; i += BUILD_CHUNK)
+	{
+		CHECK_FOR_INTERRUPTS();
+		bloom_add_hashes(&view, state->hashes + i, Min((Size) BUILD_CHUNK, state->n - i));
+	}
+	/* the hashes are no longer needed */
+	if (state->hashes != NULL)
+		pfree(state->hashes);
+	state->hashes = NULL;
+	state->filter_bytes = VARSIZE(value);
+	prm = param_slot(state);
+	prm->value = PointerGetDatum(value);
+	prm->isnull = false;
+}
+
+/* OR this participant's filter into the shared one. */
+static void
+finish_shared(BuildState *state)
+{
+	struct varlena *value = shared_value(state->shared);
+
+	if (state->local != NULL)
+	{
+		pg_atomic_uint64 *words = (pg_atomic_uint64 *) (VARDATA(value) + BLOOM_HEADER_SIZE);
+		const uint64 *mine = (const uint64 *) state->local_view.bits;
+		Size		nwords = state->local_view.nbytes / sizeof(uint64);
+
+		for (Size i = 0; i < nwords; i++)
+		{
+			if ((i & 0xFFFF) == 0)
+				CHECK_FOR_INTERRUPTS();
+			if (mine[i] != 0)
+				pg_atomic_fetch_or_u64(&words[i], mine[i]);
+		}
+		pg_atomic_fetch_add_u64(&state->shared->keys, state->n);
+	}
+	state->filter_bytes = VARSIZE(value);
+}
+
+static TupleTableSlot *
+exec_build(CustomScanState *node)
+{
+	BuildState *state = (BuildState *) node;
+	TupleTableSlot *slot = ExecProcNode(outerPlanState(node));
+
+	if (TupIsNull(slot))
+	{
+		if (!state->finished)
+		{
+			state->finished = true;
+			state->builds++;
+			if (state->shared != NULL)
+				finish_shared(state);
+			else if (!state->overflow)
+				finish_local(state);
+		}
+		return slot;
+	}
+	if (!state->overflow)
+		add_row(state, slot);
+	return slot;
+}
+
+static void
+end_build(CustomScanState *node)
+{
+	ExecEndNode(outerPlanState(node));
+}
+
+static void
+rescan_build(CustomScanState *node)
+{
+	BuildState *state = (BuildState *) node;
+	PlanState  *child = outerPlanState(node);
+
+	reset_build(state);
+	if (child->chgParam == NULL)
+		ExecReScan(child);
+}
+
+/* ---- parallel: one filter in shared memory (under a Parallel Hash) ---- */
+
+static void
+shared_params(BuildState *state, uint64 *nbits, unsigned *nhashes)
+{
+	/* twice the estimate: the filter cannot grow once the plan runs */
+	bloom_runtime_filter_params(state->spec.kind, 2 * state->spec.est_keys, nbits, nhashes);
+}
+
+/* The varlena's start: 4 bytes before an 8-byte boundary, so that its bit
+ * array (after the 4-byte length and the 32-byte header) is 8-byte aligned. */
+static uint32
+shared_value_offset(void)
+{
+	return (uint32) (TYPEALIGN(8, sizeof(SharedFilter) + VARHDRSZ) - VARHDRSZ);
+}
+
+static Size
+estimate_dsm(CustomScanState *node, ParallelContext *pcxt)
+{
+	BuildState *state = (BuildState *) node;
+	uint64		nbits;
+	unsigned	nhashes;
+
+	(void) pcxt;
+	shared_params(state, &nbits, &nhashes);
+	return shared_value_offset() + VARHDRSZ + bloom_serialized_size(nbits);
+}
+
+static void
+initialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
+{
+	BuildState *state = (BuildState *) node;
+	SharedFilter *shared = coordinate;
+	uint64		nbits;
+	unsigned	nhashes;
+	size_t		size;
+	struct varlena *value;
+	bloom_filter view;
+	bloom_error err;
+
+	(void) pcxt;
+	shared_params(state, &nbits, &nhashes);
+	size = bloom_serialized_size(nbits);
+	pg_atomic_init_u64(&shared->keys, 0);
+	shared->value_offset = shared_value_offset();
+	value = shared_value(shared);
+	SET_VARSIZE(value, VARHDRSZ + size);
+	if (bloom_init(VARDATA(value), size, BLOOM_LAYOUT_CLASSIC, nbits, nhashes, 0, &view, &err) != BLOOM_OK)
+		bloom_raise(&err, BLOOM_SOURCE_BINARY, NULL);
+	state->shared = shared;
+	publish_shared(state);
+}
+
+static void
+reinitialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
+{
+	SharedFilter *shared = coordinate;
+	struct varlena *value = shared_value(shared);
+
+	(void) pcxt;
+	((BuildState *) node)->shared = shared;
+	pg_atomic_write_u64(&shared->keys, 0);
+	memset(VARDATA(value) + BLOOM_HEADER_SIZE, 0, VARSIZE(value) - VARHDRSZ - BLOOM_HEADER_SIZE);
+	publish_shared((BuildState *) node);
+}
+
+static void
+initialize_worker(CustomScanState *node, shm_toc *toc, void *coordinate)
+{
+	BuildState *state = (BuildState *) node;
+
+	(void) toc;
+	state->shared = coordinate;
+	publish_shared(state);
+}
+
+/* The shared memory goes away after this: keep what EXPLAIN shows. */
+static void
+shutdown_build(CustomScanState *node)
+{
+	BuildState *state = (BuildState *) node;
+
+	if (state->shared != NULL)
+	{
+		state->was_shared = true;
+		state->shared_keys = pg_atomic_read_u64(&state->shared->keys);
+		state->shared = NULL;
+	}
+}
+
+/* ---- EXPLAIN ---- */
+
+static void
+explain_build(CustomScanState *node, List *ancestors, ExplainState *es)
+{
+	BuildState *state = (BuildState *) node;
+	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
+	List	   *context = set_deparse_context_plan(es->deparse_cxt, (Plan *) cscan, ancestors);
+	StringInfoData buf;
+	char		label[64];
+	ListCell   *lc;
+
+	initStringInfo(&buf);
+	foreach(lc, cscan->custom_exprs)
+	{
+		if (buf.len > 0)
+			appendStringInfoString(&buf, ", ");
+		/* as EXPLAIN shows a join's condition: with the table names */
+		appendStringInfoString(&buf, deparse_expression(lfirst(lc), context,
+														list_length(es->rtable) > 1 || es->verbose,
+														false));
+	}
+	/* (remote; N keys, S kB): what was built, the last time */
+	if (state->spec.kind == RUNTIME_FILTER_CANONICAL || (es->analyze && state->builds > 0))
+	{
+		const char *sep = "";
+
+		appendStringInfoString(&buf, " (");
+		if (state->spec.kind == RUNTIME_FILTER_CANONICAL)
+		{
+			appendStringInfoString(&buf, "remote");
+			sep = "; ";
+		}
+		if (es->analyze && state->builds > 0)
+		{
+			if (state->was_shared)
+				appendStringInfo(&buf, "%s" UINT64_FORMAT " keys, %zu kB, shared by the workers", sep,
+								 state->shared_keys, (state->filter_bytes + 1023) / 1024);
+			else if (state->overflow)
+				appendStringInfo(&buf, "%snone: more than %.0f keys", sep, state->max_keys);
+			else
+				appendStringInfo(&buf, "%s%zu keys, %zu kB", sep, state->n,
+								 (state->filter_bytes + 1023) / 1024);
+		}
+		appendStringInfoChar(&buf, ')');
+	}
+	snprintf(label, sizeof label, "Runtime Filter %d", state->spec.filter_id);
+	ExplainPropertyText(label, buf.data, es);
+}

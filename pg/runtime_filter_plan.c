@@ -1,0 +1,476 @@
+/*
+ * runtime_filter_plan.c - where the automatic Bloom join's filters go
+ * (runtime_filter.h): a planner hook that reads the finished plan.
+ *
+ * For each hash join (every query level, every subplan), children first:
+ *
+ *  1. The join must be one whose probe (outer) rows that match no build
+ *     row are never returned: inner, semi, right, right semi, right anti;
+ *     every hash operator strict (a NULL key matches nothing).
+ *  2. Estimates: the build side at most the keys a filter of
+ *     bloomfilter.runtime_filter_max_size holds; for a local filter, the
+ *     probe side at least bloomfilter.runtime_filter_min_rows and (inner
+ *     and semi joins) at most bloomfilter.runtime_filter_max_pass of the
+ *     probe rows estimated to find a match (a remote filter needs neither:
+ *     a row not shipped saves more than the remote probe costs).
+ *  3. Each key is traced down to the scans where rows may be dropped
+ *     (runtime_filter_trace.c).
+ *  4. The keys that reach the same scans make the filter (keys that reach
+ *     another scan are left out: a filter of some of the keys is still
+ *     exact about what it removes).  A heap table's Seq Scan becomes the
+ *     batched probe scan in runtime mode (or one already is, and probes
+ *     this filter too); a build node goes between the Hash node and its
+ *     child; a PARAM_EXEC slot carries the filter; each Gather between the
+ *     join and the scan sends it to its workers (initParam); and the
+ *     join's outer child gets a startup cost of at least the Hash node's
+ *     total cost, so that the join builds its hash table (and the filter)
+ *     before it reads a probe row (ExecHashJoin reads one first when the
+ *     outer side is cheaper to start, to skip the build for an empty
+ *     probe side).  A foreign scan gets a remote filter instead
+ *     (runtime_filter_remote.c).
+ *
+ * Rescans: a join whose hash table may be built again with other rows
+ * (a join under a nested loop's inner side, in a subplan, or in a
+ * scrollable or holdable cursor) filters only through nodes that never
+ * keep rows between rescans; its scans are rescanned with it and read the
+ * new filter.  A remote filter is made only for a join that runs once.
+ */
+#include "bloomfilter.h"
+#include "runtime_filter.h"
+#include "runtime_filter_plan.h"
+
+#include "catalog/pg_type.h"
+#include "miscadmin.h"
+#include "optimizer/planner.h"
+#include "utils/lsyscache.h"
+
+static planner_hook_type previous_planner_hook = NULL;
+
+static void walk_plan(InjectContext *cx, Plan *plan, bool may_rescan);
+extern void bloom_runtime_plan_init(void);
+
+/* ---- adding a filter ---- */
+
+static int
+new_param(InjectContext *cx, Oid type)
+{
+	cx->stmt->paramExecTypes = lappend_oid(cx->stmt->paramExecTypes, type);
+	return list_length(cx->stmt->paramExecTypes) - 1;
+}
+
+/* A build node for spec between the Hash node and its child. */
+static void
+add_build(InjectContext *cx, HashJoin *hj, Hash *hash, List *keys, RuntimeFilterSpec *spec)
+{
+	CustomScan *build = bloom_runtime_build_make(outerPlan(hash), keys, spec,
+												 hash->plan.parallel_aware);
+
+	build->scan.plan.plan_node_id = cx->next_plan_node_id++;
+	outerPlan(hash) = (Plan *) build;
+
+	/* build before probing (see the header) */
+	outerPlan(hj)->startup_cost = Max(outerPlan(hj)->startup_cost, hash->plan.total_cost);
+}
+
+/* Send the filter to the workers of each Gather between the join and the scan. */
+static void
+send_to_workers(List *gathers, int paramid)
+{
+	ListCell   *lc;
+
+	foreach(lc, gathers)
+	{
+		Plan	   *plan = lfirst(lc);
+
+		if (IsA(plan, Gather))
+			((Gather *) plan)->initParam = bms_add_member(((Gather *) plan)->initParam, paramid);
+		else
+			((GatherMerge *) plan)->initParam =
+				bms_add_member(((GatherMerge *) plan)->initParam, paramid);
+	}
+}
+
+/* The remote filter of a foreign scan target (second planning). */
+static void
+add_remote_filter(InjectContext *cx, HashJoin *hj, Hash *hash, Target *target,
+				  RemoteCandidate *cand, double build_rows)
+{
+	RuntimeFilterSpec spec;
+	Oid			left,
+				right;
+
+	/* this join may be another than the first planning's: its operator too */
+	if (!bloom_runtime_canonical_equality(list_nth_oid(hj->hashoperators, target->key)) ||
+		!get_op_hash_functions(list_nth_oid(hj->hashoperators, target->key), &left, &right) ||
+		build_rows > bloom_runtime_filter_max_keys(RUNTIME_FILTER_CANONICAL))
+		return;
+	memset(&spec, 0, sizeof spec);
+	spec.filter_id = cx->next_filter_id++;
+	spec.paramid = new_param(cx, cx->bloom_type);
+	spec.kind = RUNTIME_FILTER_CANONICAL;
+	spec.nkeys = 1;
+	spec.hashfuncs = list_make1_oid(right);
+	spec.collations = list_make1_oid(list_nth_oid(hj->hashcollations, target->key));
+	spec.integer_keys = list_make1_int(0);
+	spec.est_keys = build_rows;
+	add_build(cx, hj, hash, list_make1(copyObjectImpl(list_nth(hash->hashkeys, target->key))), &spec);
+	cand->paramid = spec.paramid;
+}
+
+/* A scan the local filter may probe, and the keys that reach it. */
+typedef struct ScanGroup
+{
+	Plan	  **link;
+	Bitmapset  *mask;			/* the keys that reach it */
+	Expr	   *exprs[INDEX_MAX_KEYS];	/* each, in the scan's terms */
+	List	   *gathers;
+} ScanGroup;
+
+/*
+ * The local filter: the keys of the mask that reaches the most probe rows,
+ * probed at the scans they reach; a build node under the Hash node.
+ */
+static void
+add_local_filter(InjectContext *cx, HashJoin *hj, Hash *hash, List *groups, double build_rows)
+{
+	Bitmapset  *mask = NULL;
+	double		best = -1;
+	RuntimeFilterSpec spec;
+	List	   *probe_funcs = NIL;
+	List	   *build_funcs = NIL;
+	List	   *collations = NIL;
+	List	   *integer_keys = NIL;
+	List	   *build_keys = NIL;
+	int			k = -1;
+	ListCell   *lc;
+
+	foreach(lc, groups)
+	{
+		ScanGroup  *g = lfirst(lc);
+		double		rows = 0;
+		ListCell   *other;
+
+		foreach(other, groups)
+			if (bms_equal(((ScanGroup *) lfirst(other))->mask, g->mask))
+				rows += (*((ScanGroup *) lfirst(other))->link)->plan_rows;
+		if (rows > best || (rows == best && bms_num_members(g->mask) > bms_num_members(mask)))
+		{
+			best = rows;
+			mask = g->mask;
+		}
+	}
+	if (mask == NULL)
+		return;
+	while ((k = bms_next_member(mask, k)) >= 0)
+	{
+		Oid			left,
+					right;
+
+		if (!get_op_hash_functions(list_nth_oid(hj->hashoperators, k), &left, &right))
+			return;
+		probe_funcs = lappend_oid(probe_funcs, left);
+		build_funcs = lappend_oid(build_funcs, right);
+		integer_keys = lappend_int(integer_keys, bloom_runtime_integer_key(left, right));
+		collations = lappend_oid(collations, list_nth_oid(hj->hashcollations, k));
+		build_keys = lappend(build_keys, copyObjectImpl(list_nth(hash->hashkeys, k)));
+	}
+	memset(&spec, 0, sizeof spec);
+	spec.filter_id = cx->next_filter_id++;
+	spec.paramid = new_param(cx, BYTEAOID);
+	spec.kind = RUNTIME_FILTER_JOIN_HASH;
+	spec.nkeys = bms_num_members(mask);
+	spec.collations = collations;
+	spec.integer_keys = integer_keys;
+	spec.est_keys = build_rows;
+
+	/* the probes: each scan of the mask, with its keys in the mask's order */
+	spec.hashfuncs = probe_funcs;
+	foreach(lc, groups)
+	{
+		ScanGroup  *g = lfirst(lc);
+		Plan	   *scan = *g->link;
+		List	   *keys = NIL;
+
+		if (!bms_equal(g->mask, mask))
+			continue;
+		k = -1;
+		while ((k = bms_next_member(mask, k)) >= 0)
+			keys = lappend(keys, g->exprs[k]);
+		if (IsA(scan, SeqScan))
+			*g->link = (Plan *) bloom_runtime_probe_make(scan, keys, &spec);
+		else
+			bloom_runtime_probe_add((CustomScan *) scan, keys, &spec);
+		send_to_workers(g->gathers, spec.paramid);
+	}
+
+	/* the build */
+	spec.hashfuncs = build_funcs;
+	add_build(cx, hj, hash, build_keys, &spec);
+}
+
+/* Estimated build rows (every participant's, under a Parallel Hash). */
+static double
+build_rows_estimate(Hash *hash)
+{
+	return hash->plan.parallel_aware ? hash->rows_total : outerPlan(hash)->plan_rows;
+}
+
+/* Whether every hash operator is strict and has hash functions. */
+static bool
+hashable_keys(HashJoin *hj)
+{
+	ListCell   *lc;
+
+	foreach(lc, hj->hashoperators)
+	{
+		Oid			left,
+					right;
+
+		if (!op_strict(lfirst_oid(lc)) || !get_op_hash_functions(lfirst_oid(lc), &left, &right))
+			return false;
+	}
+	return true;
+}
+
+static void
+consider_join(InjectContext *cx, HashJoin *hj, bool may_rescan)
+{
+	JoinType	jointype = hj->join.jointype;
+	Hash	   *hash = (Hash *) innerPlan(hj);
+	Plan	   *outer = outerPlan(hj);
+	double		build_rows;
+	List	   *targets = NIL;
+	List	   *groups = NIL;
+	int			nkeys = list_length(hj->hashkeys);
+	bool		local_ok;
+	ListCell   *lc;
+
+	if (!(jointype == JOIN_INNER || jointype == JOIN_SEMI || jointype == JOIN_RIGHT ||
+		  jointype == JOIN_RIGHT_SEMI || jointype == JOIN_RIGHT_ANTI))
+		return;
+	if (hash == NULL || !IsA(hash, Hash) || outer == NULL || nkeys == 0 ||
+		nkeys != list_length(hash->hashkeys) || !hashable_keys(hj))
+		return;
+	build_rows = build_rows_estimate(hash);
+	if (nkeys > INDEX_MAX_KEYS || build_rows > bloom_runtime_filter_max_keys(RUNTIME_FILTER_JOIN_HASH))
+		return;
+
+	/*
+	 * A local filter is worth its probes where the probe side is large and
+	 * (inner and semi joins) few of its rows are estimated to match.  A
+	 * remote one always is: a row not shipped saves far more than the
+	 * remote probe of it costs, and foreign tables are often not analyzed.
+	 */
+	local_ok = outer->plan_rows >= bloomfilter_runtime_filter_min_rows &&
+		!((jointype == JOIN_INNER || jointype == JOIN_SEMI) &&
+		  hj->join.plan.plan_rows > bloomfilter_runtime_filter_max_pass * Max(outer->plan_rows, 1.0));
+
+	for (int k = 0; k < nkeys; k++)
+		targets = list_concat(targets, bloom_runtime_trace(cx, hj, k, may_rescan));
+
+	/* local scans, grouped; foreign scans, each key apart */
+	foreach(lc, targets)
+	{
+		Target	   *t = lfirst(lc);
+		Plan	   *scan = *t->link;
+		ScanGroup  *group = NULL;
+		ListCell   *g;
+
+		if (IsA(scan, ForeignScan))
+		{
+			RemoteCandidate *cand;
+
+			if (!cx->second)
+				bloom_runtime_note_remote(cx, hj, t, may_rescan);
+			else if (!may_rescan && (cand = bloom_runtime_placed_remote(cx, t)) != NULL)
+				add_remote_filter(cx, hj, hash, t, cand, build_rows);
+			continue;
+		}
+		if (IsA(scan, CustomScan) && !bloom_runtime_probe_has_room((CustomScan *) scan))
+			continue;
+		foreach(g, groups)
+			if (*((ScanGroup *) lfirst(g))->link == scan)
+				group = lfirst(g);
+		if (group == NULL)
+		{
+			group = palloc0(sizeof(ScanGroup));
+			group->link = t->link;
+			group->gathers = t->gathers;
+			groups = lappend(groups, group);
+		}
+		group->mask = bms_add_member(group->mask, t->key);
+		group->exprs[t->key] = t->expr;
+	}
+	if (groups != NIL && local_ok)
+		add_local_filter(cx, hj, hash, groups, build_rows);
+}
+
+/* ---- walking the plan ---- */
+
+static void
+walk_list(InjectContext *cx, List *plans, bool may_rescan)
+{
+	ListCell   *lc;
+
+	foreach(lc, plans)
+		walk_plan(cx, lfirst(lc), may_rescan);
+}
+
+/* Children first, then the node itself if it is a hash join. */
+static void
+walk_plan(InjectContext *cx, Plan *plan, bool may_rescan)
+{
+	check_stack_depth();
+	if (plan == NULL)
+		return;
+	switch (nodeTag(plan))
+	{
+		case T_NestLoop:
+		case T_MergeJoin:
+			walk_plan(cx, plan->lefttree, may_rescan);
+			walk_plan(cx, plan->righttree, true);
+			return;
+		case T_Memoize:
+		case T_RecursiveUnion:
+			walk_plan(cx, plan->lefttree, true);
+			walk_plan(cx, plan->righttree, true);
+			return;
+		case T_Append:
+			walk_list(cx, ((Append *) plan)->appendplans, may_rescan);
+			return;
+		case T_MergeAppend:
+			walk_list(cx, ((MergeAppend *) plan)->mergeplans, may_rescan);
+			return;
+		case T_BitmapAnd:
+			walk_list(cx, ((BitmapAnd *) plan)->bitmapplans, may_rescan);
+			return;
+		case T_BitmapOr:
+			walk_list(cx, ((BitmapOr *) plan)->bitmapplans, may_rescan);
+			return;
+		case T_SubqueryScan:
+			walk_plan(cx, ((SubqueryScan *) plan)->subplan, may_rescan);
+			return;
+		case T_CustomScan:
+			walk_list(cx, ((CustomScan *) plan)->custom_plans, may_rescan);
+			break;
+		default:
+			break;
+	}
+	walk_plan(cx, plan->lefttree, may_rescan);
+	walk_plan(cx, plan->righttree, may_rescan);
+	if (IsA(plan, HashJoin))
+		consider_join(cx, (HashJoin *) plan, may_rescan);
+}
+
+/* The largest plan_node_id of the statement. */
+static int
+max_node_id(Plan *plan)
+{
+	int			result;
+	ListCell   *lc;
+
+	if (plan == NULL)
+		return -1;
+	result = Max(plan->plan_node_id, Max(max_node_id(plan->lefttree), max_node_id(plan->righttree)));
+	switch (nodeTag(plan))
+	{
+		case T_Append:
+			foreach(lc, ((Append *) plan)->appendplans)
+				result = Max(result, max_node_id(lfirst(lc)));
+			break;
+		case T_MergeAppend:
+			foreach(lc, ((MergeAppend *) plan)->mergeplans)
+				result = Max(result, max_node_id(lfirst(lc)));
+			break;
+		case T_BitmapAnd:
+			foreach(lc, ((BitmapAnd *) plan)->bitmapplans)
+				result = Max(result, max_node_id(lfirst(lc)));
+			break;
+		case T_BitmapOr:
+			foreach(lc, ((BitmapOr *) plan)->bitmapplans)
+				result = Max(result, max_node_id(lfirst(lc)));
+			break;
+		case T_SubqueryScan:
+			result = Max(result, max_node_id(((SubqueryScan *) plan)->subplan));
+			break;
+		case T_CustomScan:
+			foreach(lc, ((CustomScan *) plan)->custom_plans)
+				result = Max(result, max_node_id(lfirst(lc)));
+			break;
+		default:
+			break;
+	}
+	return result;
+}
+
+/* Add the filters to a finished plan. */
+static void
+inject(InjectContext *cx, PlannedStmt *stmt)
+{
+	ListCell   *lc;
+
+	cx->stmt = stmt;
+	cx->next_filter_id = 1;
+	cx->next_plan_node_id = max_node_id(stmt->planTree) + 1;
+	foreach(lc, stmt->subplans)
+		cx->next_plan_node_id = Max(cx->next_plan_node_id, max_node_id(lfirst(lc)) + 1);
+	walk_plan(cx, stmt->planTree, cx->rewind);
+	foreach(lc, stmt->subplans)
+		walk_plan(cx, lfirst(lc), true);
+}
+
+/* ---- the hook ---- */
+
+static PlannedStmt *
+plan_next(PLANNER_HOOK_PARAMS)
+{
+	if (previous_planner_hook)
+		return previous_planner_hook(PLANNER_HOOK_ARGS);
+	return standard_planner(PLANNER_HOOK_ARGS);
+}
+
+static PlannedStmt *
+plan_with_filters(PLANNER_HOOK_PARAMS)
+{
+	PlannedStmt *stmt;
+	Query	   *written = NULL;
+	InjectContext cx;
+
+	if (!bloomfilter_runtime_filter)
+		return plan_next(PLANNER_HOOK_ARGS);
+	memset(&cx, 0, sizeof cx);
+	cx.rewind = (cursorOptions & (CURSOR_OPT_SCROLL | CURSOR_OPT_HOLD)) != 0;
+	if (bloom_runtime_reads_remote(parse))
+	{
+		bloom_runtime_lookup_extension(&cx);
+		if (OidIsValid(cx.contains_func))
+			written = (Query *) copyObjectImpl(parse);
+	}
+	cx.parse = written;
+	stmt = plan_next(PLANNER_HOOK_ARGS);
+	inject(&cx, stmt);
+
+	if (cx.candidates != NIL)
+	{
+		InjectContext second = cx;
+		PlannedStmt *stmt2;
+
+		/* the query as written, with the remote filters' conditions */
+		bloom_runtime_add_placeholders(&cx);
+		parse = written;
+		stmt2 = plan_next(PLANNER_HOOK_ARGS);
+		second.second = true;
+		second.parse = NULL;
+		inject(&second, stmt2);
+		if (bloom_runtime_resolve_placeholders(&second, stmt2))
+			return stmt2;
+	}
+	return stmt;
+}
+
+void
+bloom_runtime_plan_init(void)
+{
+	previous_planner_hook = planner_hook;
+	planner_hook = plan_with_filters;
+}

@@ -1,0 +1,97 @@
+/*
+ * runtime_filter_plan.h - what the three files that place runtime filters in
+ * a plan share (runtime_filter.h has the overview):
+ *
+ *   runtime_filter_plan.c    the planner hook: walks the finished plan,
+ *                            decides per hash join, adds the nodes
+ *   runtime_filter_trace.c   traces a join key down to the scans where rows
+ *                            may be dropped
+ *   runtime_filter_remote.c  postgres_fdw: the remote filters' candidates,
+ *                            the second planning's placeholders
+ */
+#ifndef BLOOMFILTER_RUNTIME_FILTER_PLAN_H
+#define BLOOMFILTER_RUNTIME_FILTER_PLAN_H
+
+#include "postgres.h"
+
+#include "nodes/parsenodes.h"
+#include "nodes/plannodes.h"
+
+BLOOM_HIDDEN_BEGIN
+
+/* A foreign table's key that could take a remote filter (first planning). */
+typedef struct RemoteCandidate
+{
+	Oid			relid;			/* the foreign table, once in the query */
+	Query	   *level;			/* the query (or subquery, view) naming it */
+	Index		rti;			/* and its range table index there */
+	AttrNumber	attno;
+	Oid			type;
+	int32		typmod;
+	Oid			collation;
+	int			placeholder;	/* its PARAM_EXTERN number (second planning) */
+	int			paramid;		/* the PARAM_EXEC it became, or -1 */
+} RemoteCandidate;
+
+typedef struct InjectContext
+{
+	PlannedStmt *stmt;
+	Query	   *parse;			/* the query as written (not planned) */
+	bool		rewind;			/* a scrollable or holdable cursor */
+	int			next_plan_node_id;
+	int			next_filter_id;
+	bool		second;			/* the second planning: placeholders in it */
+	List	   *candidates;		/* RemoteCandidate *: found, or placed */
+	Oid			bloom_type;		/* the extension's objects, when installed */
+	Oid			contains_func;
+} InjectContext;
+
+/* One way down from a join to a scan. */
+typedef struct Target
+{
+	Plan	  **link;			/* the pointer to the scan, in its parent */
+	int			key;			/* which key of the join */
+	Expr	   *expr;			/* that key, in the scan's terms */
+	List	   *gathers;		/* Gather and Gather Merge nodes on the way */
+} Target;
+
+
+/* ---- runtime_filter_trace.c ---- */
+
+/*
+ * The ways down from hash join hj's key number key to the scans where a
+ * row whose key the join's build side lacks may be dropped (Target *): a
+ * heap table's Seq Scan, a runtime probe scan, a foreign scan.
+ */
+extern List *bloom_runtime_trace(InjectContext *cx, HashJoin *hj, int key, bool may_rescan);
+
+/* ---- runtime_filter_remote.c ---- */
+
+/* The extension's bloom type and bloom_contains(bloom, anyelement), if installed. */
+extern void bloom_runtime_lookup_extension(InjectContext *cx);
+
+/* Whether the canonical hash follows the equality of op, on both sides. */
+extern bool bloom_runtime_canonical_equality(Oid op);
+
+/* Whether the query reads, at any level, a foreign table that could take a
+ * remote filter (then it is worth keeping it for a second planning). */
+extern bool bloom_runtime_reads_remote(Query *parse);
+
+/* First planning: note target's foreign table and key as a candidate. */
+extern void bloom_runtime_note_remote(InjectContext *cx, HashJoin *hj, Target *target,
+									  bool may_rescan);
+
+/* Second planning: the candidate whose placeholder target's foreign scan
+ * carries for its key, or NULL. */
+extern RemoteCandidate *bloom_runtime_placed_remote(InjectContext *cx, Target *target);
+
+/* Add each candidate's placeholder condition to the query as written. */
+extern void bloom_runtime_add_placeholders(InjectContext *cx);
+
+/* Make each placeholder of the second plan its filter's parameter, or NULL;
+ * false if one is left anywhere else (that plan is then not used). */
+extern bool bloom_runtime_resolve_placeholders(InjectContext *cx, PlannedStmt *stmt);
+
+BLOOM_HIDDEN_END
+
+#endif							/* BLOOMFILTER_RUNTIME_FILTER_PLAN_H */

@@ -1,0 +1,433 @@
+/*
+ * runtime_filter_probe.c - the batched probe scan in runtime mode: the
+ * runtime filters of the hash joins above the scan (runtime_filter.h,
+ * batched_probe_state.h).
+ *
+ * The filters are read from their parameter slots at the first batch after
+ * the start or a rescan (NULL: none yet, or none at all; looked for again
+ * from time to time until there is one), custom_exprs holds their keys
+ * (each filter's in turn) and custom_private their specs.  The scan's
+ * quals are checked first and the keys are computed only for the rows
+ * that pass them, as the join above computes them only for the rows it
+ * receives; a row whose key is NULL matches nothing and is removed.
+ *
+ * Each filter watches the share of rows it lets through, per window of
+ * RUNTIME_WINDOW probed rows: above bloomfilter.runtime_filter_max_pass it
+ * switches off (the filter is not selective, and probing it costs more
+ * than it saves); a switched-off filter still probes one batch in
+ * RUNTIME_SAMPLE_EVERY, and switches back on when a window of those passes
+ * few enough.  With no filter on, rows are read one at a time as a Seq
+ * Scan reads them.
+ */
+#include "bloomfilter.h"
+#include "batched_probe.h"
+#include "batched_probe_state.h"
+#include "runtime_filter.h"
+
+#include "access/relscan.h"
+#include "access/tableam.h"
+#include "executor/executor.h"
+#include "miscadmin.h"
+#include "storage/bufmgr.h"
+#include "utils/memutils.h"
+#include "utils/ruleutils.h"
+
+/* Read each filter not read yet from its parameter slot. */
+static void
+read_runtime_filters(BatchedProbeState *state)
+{
+	ParamExecData *params = state->css.ss.ps.state->es_param_exec_vals;
+	bool		all = true;
+
+	for (int f = 0; f < state->nfilters; f++)
+	{
+		RuntimeProbe *rf = state->filters[f];
+		ParamExecData *prm = &params[rf->spec.paramid];
+		struct varlena *value;
+		bloom_error err;
+
+		if (rf->present)
+			continue;
+		/* not built yet, or not at all (too many keys): every row passes */
+		if (prm->isnull || prm->value == (Datum) 0)
+		{
+			all = false;
+			continue;
+		}
+		value = (struct varlena *) DatumGetPointer(prm->value);
+		/* built by the build node of this plan (in this process, or sent to
+		 * this worker by a Gather): only the header is read again */
+		if (bloom_parse_header(VARDATA_ANY(value), VARSIZE_ANY_EXHDR(value), &rf->filter,
+							   &err) != BLOOM_OK)
+			bloom_raise(&err, BLOOM_SOURCE_STORED, NULL);
+		rf->bytes = VARSIZE_ANY(value);
+		rf->prefetch = rf->bytes >= (Size) bloomfilter_batched_probe_min_size * 1024;
+		rf->present = true;
+	}
+	state->filters_read = all;
+}
+
+/* Whether some filter is on: else rows are read unprobed, between samples. */
+static bool
+runtime_any_on(BatchedProbeState *state)
+{
+	for (int f = 0; f < state->nfilters; f++)
+		if (state->filters[f]->present && !state->filters[f]->off)
+			return true;
+	return false;
+}
+
+/* The window's verdict: off when too many passed, on again when few did. */
+static void
+runtime_decide(RuntimeProbe *rf, uint64 probed, uint64 passed)
+{
+	double		share;
+
+	rf->probed += probed;
+	rf->removed += probed - passed;
+	rf->window_probed += probed;
+	rf->window_passed += passed;
+	if (rf->window_probed < RUNTIME_WINDOW)
+		return;
+	share = (double) rf->window_passed / (double) rf->window_probed;
+	if (!rf->off && share > bloomfilter_runtime_filter_max_pass)
+	{
+		rf->off = true;
+		if (rf->switches_off++ == 0)
+		{
+			rf->off_after = rf->probed;
+			rf->off_pass = share;
+		}
+	}
+	else if (rf->off && share <= bloomfilter_runtime_filter_max_pass)
+		rf->off = false;
+	rf->window_probed = 0;
+	rf->window_passed = 0;
+}
+
+/* Keep the row in fetch_slot in the batch (its header, a pin of its page). */
+static inline void
+keep_row(BatchedProbeState *state, int n)
+{
+	BufferHeapTupleTableSlot *bslot = (BufferHeapTupleTableSlot *) state->fetch_slot;
+
+	state->tuples[n] = *bslot->base.tuple;
+	state->buffers[n] = bslot->buffer;
+	if (state->npinned == 0 || state->pinned[state->npinned - 1] != bslot->buffer)
+	{
+		IncrBufferRefCount(bslot->buffer);
+		state->pinned[state->npinned++] = bslot->buffer;
+	}
+}
+
+/*
+ * Fetch the next batch of rows that pass the quals and the probing filters
+ * (those on, and the ones off when the batch is a sample); false when the
+ * heap scan is done.  A batch may have no survivors.
+ *
+ * Filters that fit in the cache are probed row by row as the rows are
+ * read: a row turned away is never kept.  When a filter is larger
+ * (bloomfilter.batched_probe_min_size), every row that passes the quals is
+ * kept with its hashes, and each filter in turn probes the batch with the
+ * prefetching batch probe.
+ */
+static bool
+next_runtime_batch(BatchedProbeState *state)
+{
+	ScanState  *ss = &state->css.ss;
+	ExprContext *econtext = ss->ps.ps_ExprContext;
+	TableScanDesc scan = ss->ss_currentScanDesc;
+	TupleTableSlot *slot = state->fetch_slot;
+	MemoryContext old;
+	RuntimeProbe *probing[RUNTIME_MAX_FILTERS];
+	uint64		probed[RUNTIME_MAX_FILTERS] = {0};
+	uint64		passed[RUNTIME_MAX_FILTERS] = {0};
+	int			nprobing = 0;
+	bool		batched = false;
+	int			n = 0;
+	int			read = 0;
+	bool		sample;
+
+	CHECK_FOR_INTERRUPTS();
+	ExecClearTuple(ss->ss_ScanTupleSlot);
+	bloom_batched_release(state);
+	if (state->done)
+		return false;
+	if (!state->filters_read)
+		read_runtime_filters(state);
+	/* the filters on, and the ones off when this batch is a sample */
+	sample = !runtime_any_on(state) || state->batches % RUNTIME_SAMPLE_EVERY == 0;
+	for (int f = 0; f < state->nfilters; f++)
+	{
+		RuntimeProbe *rf = state->filters[f];
+
+		if (rf->present && (!rf->off || sample))
+		{
+			probing[nprobing++] = rf;
+			batched |= rf->prefetch;
+		}
+	}
+	state->batches++;
+	state->passed_through = 0;
+
+	MemoryContextReset(state->batch_cxt);
+	old = MemoryContextSwitchTo(state->batch_cxt);
+	while (n < BLOOM_PROBE_BATCH && read < 4 * BLOOM_PROBE_BATCH)
+	{
+		int			f;
+
+		if (!table_scan_getnextslot(scan, ForwardScanDirection, slot))
+		{
+			state->done = true;
+			break;
+		}
+		read++;
+		econtext->ecxt_scantuple = slot;
+		if (state->quals != NULL)
+		{
+			bool		pass = ExecQual(state->quals, econtext);
+
+			ResetExprContext(econtext);
+			if (!pass)
+			{
+				InstrCountFiltered1(state, 1);
+				continue;
+			}
+		}
+		for (f = 0; f < nprobing; f++)
+		{
+			RuntimeProbe *rf = probing[f];
+			uint64		hash = 0;
+			bool		hashed = bloom_runtime_hash_row(&rf->hasher, econtext, &hash);
+
+			if (batched)
+			{
+				rf->null_key[n] = !hashed;
+				rf->hashes[n] = hash;
+				continue;
+			}
+			probed[f]++;
+			/* a NULL key matches nothing */
+			if (!hashed || !bloom_contains_hash(&rf->filter, hash))
+				break;
+			passed[f]++;
+		}
+		if (f < nprobing)
+			continue;
+		keep_row(state, n);
+		state->survivors[n] = n;
+		n++;
+	}
+	MemoryContextSwitchTo(old);
+
+	state->nsurvivors = n;
+	if (batched)
+	{
+		/* every row kept, then what each filter leaves to the next */
+		int			alive[BLOOM_PROBE_BATCH];
+		int			nalive = n;
+
+		for (int i = 0; i < n; i++)
+			alive[i] = i;
+		for (int f = 0; f < nprobing && nalive > 0; f++)
+		{
+			RuntimeProbe *rf = probing[f];
+			uint64		hashes[BLOOM_PROBE_BATCH];
+			int			rows[BLOOM_PROBE_BATCH];
+			int			nkeys = 0;
+
+			probed[f] = nalive;
+			for (int i = 0; i < nalive; i++)
+				if (!rf->null_key[alive[i]])
+				{
+					hashes[nkeys] = rf->hashes[alive[i]];
+					rows[nkeys++] = alive[i];
+				}
+			if (rf->prefetch)
+				bloom_contains_hashes(&rf->filter, hashes, (size_t) nkeys, state->hits);
+			else
+				for (int i = 0; i < nkeys; i++)
+					state->hits[i] = bloom_contains_hash(&rf->filter, hashes[i]);
+			nalive = 0;
+			for (int i = 0; i < nkeys; i++)
+				if (state->hits[i])
+					alive[nalive++] = rows[i];
+			passed[f] = nalive;
+		}
+		for (int i = 0; i < nalive; i++)
+			state->survivors[i] = alive[i];
+		state->nsurvivors = nalive;
+	}
+	for (int f = 0; f < nprobing; f++)
+	{
+		InstrCountFiltered2(state, (double) (probed[f] - passed[f]));
+		runtime_decide(probing[f], probed[f], passed[f]);
+	}
+	return read > 0;
+}
+
+/* A row read without probing (no filter on), as a Seq Scan reads it. */
+static TupleTableSlot *
+next_unprobed_row(BatchedProbeState *state)
+{
+	ScanState  *ss = &state->css.ss;
+	ExprContext *econtext = ss->ps.ps_ExprContext;
+	TupleTableSlot *slot = ss->ss_ScanTupleSlot;
+
+	for (;;)
+	{
+		if (!table_scan_getnextslot(ss->ss_currentScanDesc, ForwardScanDirection, slot))
+		{
+			state->done = true;
+			return NULL;
+		}
+		state->passed_through++;
+		if (state->quals == NULL)
+			return slot;
+		econtext->ecxt_scantuple = slot;
+		if (ExecQual(state->quals, econtext))
+			return slot;
+		ResetExprContext(econtext);
+		InstrCountFiltered1(state, 1);
+	}
+}
+
+/*
+ * The next row of a scan in runtime mode: the survivors of the current
+ * batch; then, while some filter is on, another batch; with none on, rows
+ * read unprobed until a batch is due to look for the filters not read yet
+ * and to sample the ones off.
+ */
+TupleTableSlot *
+bloom_runtime_probe_next(BatchedProbeState *state)
+{
+	ScanState  *ss = &state->css.ss;
+
+	for (;;)
+	{
+		if (state->pos < state->nsurvivors)
+		{
+			int			row = state->survivors[state->pos++];
+
+			return ExecStoreBufferHeapTuple(&state->tuples[row], ss->ss_ScanTupleSlot,
+											state->buffers[row]);
+		}
+		if (state->done)
+		{
+			bloom_batched_release(state);
+			return ExecClearTuple(ss->ss_ScanTupleSlot);
+		}
+		if (!runtime_any_on(state) && state->passed_through < RUNTIME_SAMPLE_ROWS)
+		{
+			TupleTableSlot *slot;
+
+			if (state->npinned > 0)
+				bloom_batched_release(state);
+			slot = next_unprobed_row(state);
+			if (slot != NULL)
+				return slot;
+			continue;
+		}
+		next_runtime_batch(state);
+	}
+}
+
+/* Start (or start again): look for the filters at the first row. */
+void
+bloom_runtime_probe_restart(BatchedProbeState *state)
+{
+	state->filters_read = false;
+	state->batches = 0;
+	state->passed_through = RUNTIME_SAMPLE_ROWS;
+	for (int f = 0; f < state->nfilters; f++)
+	{
+		RuntimeProbe *rf = state->filters[f];
+
+		rf->present = false;
+		rf->off = false;
+		rf->window_probed = 0;
+		rf->window_passed = 0;
+	}
+}
+
+
+/*
+ * Runtime mode: a line per filter, "Runtime Filter N: keys", and with
+ * ANALYZE its size, the rows it probed and removed, and whether it
+ * switched off (this process's figures: a parallel worker's are its own).
+ */
+void
+bloom_runtime_probe_explain(BatchedProbeState *state, List *context, ExplainState *es)
+{
+	CustomScan *cscan = (CustomScan *) state->css.ss.ps.plan;
+	ListCell   *key = list_head(cscan->custom_exprs);
+
+	for (int f = 0; f < state->nfilters; f++)
+	{
+		RuntimeProbe *rf = state->filters[f];
+		StringInfoData buf;
+		char		label[64];
+
+		initStringInfo(&buf);
+		for (int k = 0; k < rf->spec.nkeys; k++)
+		{
+			if (k > 0)
+				appendStringInfoString(&buf, ", ");
+			appendStringInfoString(&buf, deparse_expression(lfirst(key), context, es->verbose, false));
+			key = lnext(cscan->custom_exprs, key);
+		}
+		if (es->analyze)
+		{
+			if (rf->bytes == 0)
+				appendStringInfoString(&buf, " (no filter)");
+			else
+			{
+				appendStringInfo(&buf, " (%zu kB, probed " UINT64_FORMAT ", removed " UINT64_FORMAT,
+								 (rf->bytes + 1023) / 1024, rf->probed, rf->removed);
+				if (rf->switches_off > 0)
+					appendStringInfo(&buf, "; switched off after " UINT64_FORMAT " rows, %.0f%% passing",
+									 rf->off_after, 100 * rf->off_pass);
+				appendStringInfoChar(&buf, ')');
+			}
+		}
+		snprintf(label, sizeof label, "Runtime Filter %d", rf->spec.filter_id);
+		ExplainPropertyText(label, buf.data, es);
+	}
+	ExplainPropertyInteger("Batch Size", NULL, BLOOM_PROBE_BATCH, es);
+	if (es->analyze && state->css.ss.ps.instrument != NULL)
+	{
+		double		removed = state->css.ss.ps.instrument->nfiltered2;
+		double		nloops = state->css.ss.ps.instrument->nloops;
+
+		if (removed > 0 || es->format != EXPLAIN_FORMAT_TEXT)
+			ExplainPropertyFloat("Rows Removed by Bloom Filter", NULL,
+								 nloops > 0 ? removed / nloops : 0.0, 0, es);
+	}
+}
+
+void
+bloom_runtime_probe_begin(BatchedProbeState *state, CustomScan *cscan)
+{
+	ListCell   *lc;
+	int			first = 0;
+
+	/* the quals are checked by the batches, first */
+	state->runtime = true;
+	state->quals = state->css.ss.ps.qual;
+	state->css.ss.ps.qual = NULL;
+	foreach(lc, cscan->custom_private)
+	{
+		RuntimeProbe *rf = palloc0(sizeof(RuntimeProbe));
+		List	   *keys;
+
+		bloom_runtime_spec_from_list(lfirst(lc), &rf->spec);
+		/* this filter's keys: custom_exprs[first, first + nkeys) */
+		keys = list_copy_tail(list_truncate(list_copy(cscan->custom_exprs), first + rf->spec.nkeys),
+							  first);
+		bloom_runtime_hasher_init(&rf->hasher, keys, rf->spec.hashfuncs, rf->spec.collations,
+								  rf->spec.integer_keys, &state->css.ss.ps);
+		first += rf->spec.nkeys;
+		state->filters[state->nfilters++] = rf;
+	}
+	bloom_runtime_probe_restart(state);
+}
