@@ -1,8 +1,9 @@
 /*
  * stored_probe.c - probing a filter stored in a table row, reading only the
  * bytes the probe needs (incremental BLOB I/O): the 32-byte header, then
- * the k bytes (classic) or the one 32-byte block (blocked) that the core's
- * probe plan names (core/probe_offsets.c).  bloom_search probes every row
+ * the k bytes (classic, counting) or the one 32-byte block (blocked) that the
+ * core's probe plan names (core/probe_offsets.c); a scalable filter, whose
+ * stages its header does not locate, is read whole.  bloom_search probes every row
  * of a table this way (search.c); a bloom_bitslice index probes its
  * candidate rows this way (bitslice.c), so both answer alike.
  *
@@ -52,6 +53,33 @@ uint64_t bf_stored_probe_hash(bf_stored_probe *p, uint64_t seed)
     return h;
 }
 
+/* A filter without a probe plan (scalable) is read whole and validated
+ * whole, as bloom_contains reads it. */
+static int probe_whole(bf_stored_probe *p, sqlite3_int64 rowid, int len, uint64_t hash,
+                       int *match, char **msg)
+{
+    uint8_t *buf = sqlite3_malloc64((sqlite3_uint64)len);
+    if (buf == NULL)
+        return SQLITE_NOMEM;
+    int rc = sqlite3_blob_read(p->blob, buf, len, 0);
+    if (rc != SQLITE_OK) {
+        sqlite3_free(buf);
+        *msg = sqlite3_mprintf("row %lld: %s", (long long)rowid, sqlite3_errmsg(p->db));
+        return rc;
+    }
+    bloom_filter f;
+    bloom_error err;
+    if (bloom_parse(buf, (size_t)len, &f, &err) != BLOOM_OK) {
+        sqlite3_free(buf);
+        *msg = sqlite3_mprintf("row %lld: %s: %s", (long long)rowid, bloom_status_name(err.status),
+                               err.message);
+        return SQLITE_ERROR;
+    }
+    *match = bloom_contains_hash(&f, hash);
+    sqlite3_free(buf);
+    return SQLITE_OK;
+}
+
 int bf_stored_probe_row(bf_stored_probe *p, sqlite3_int64 rowid, int *match, char **msg)
 {
     int rc;
@@ -87,6 +115,8 @@ int bf_stored_probe_row(bf_stored_probe *p, sqlite3_int64 rowid, int *match, cha
     uint64_t hash = bf_stored_probe_hash(p, f.seed);
     bloom_probe_plan plan;
     bloom_probe_plan_for(&f, hash, &plan);
+    if (plan.count == 0) /* a scalable filter: its stages are known from its bytes */
+        return probe_whole(p, rowid, len, hash, match, msg);
     /* In ascending order: SQLite walks a value's overflow pages forward and
      * remembers where it has been, so one walk serves every range. */
     unsigned order[BLOOM_MAX_NHASHES];
