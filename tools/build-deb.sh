@@ -20,9 +20,10 @@
 # DEB_BUILD_OPTIONS asks for it (DEB_BUILD_OPTIONS= make deb): it needs
 # Debian's own server (extension_destdir), which the 16 built from source
 # is not; the packages suite tests every installed package instead.
+# parallel=: each major's build uses every core.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export DEB_BUILD_OPTIONS=${DEB_BUILD_OPTIONS-nocheck}
+export DEB_BUILD_OPTIONS=${DEB_BUILD_OPTIONS-nocheck parallel=$(nproc)}
 
 tools/install-deps.sh --quiet deb
 majors=${PG:-$(grep -o '^[0-9][0-9]*' pg/majors | tr '\n' ' ')}

@@ -75,6 +75,7 @@ Ends with "docs: N passed, M failed" and exits 1 on any failure.
 """
 import argparse
 import contextlib
+import fcntl
 import glob
 import io
 import json
@@ -694,7 +695,7 @@ def npm_from_cache(text, scratch):
     """For each `npm install NAME@VERSION` line of an sh block, which then runs
     for real: the scratch directory first gets a copy of node_modules from
     build/doctest-npm/NAME@VERSION, installed there once from the npm
-    registry (no lock file; the version pinned exactly in its package.json,
+    registry (no package-lock; the version pinned exactly in its package.json,
     as tools/suites/50-parquet.sh does), so the block's own install finds it
     done instead of downloading and compiling it on every run."""
     for m in NPM_INSTALL.finditer(text):
@@ -704,19 +705,28 @@ def npm_from_cache(text, scratch):
                            'one the doc tests install')
         cache = os.path.join(ROOT, 'build', 'doctest-npm', f'{name.replace("/", "+")}@{version}')
         installed = os.path.join(cache, 'node_modules', name, 'package.json')
-        if not os.path.exists(installed) or json_file(installed).get('version') != version:
-            shutil.rmtree(cache, ignore_errors=True)
-            os.makedirs(cache)
-            with open(os.path.join(cache, 'package.json'), 'w', encoding='utf-8') as f:
-                json.dump({'private': True, 'dependencies': {name: version}}, f)
-            r = subprocess.run(['npm', 'install', '--no-package-lock', '--no-audit', '--no-fund',
-                                '--loglevel=error'], cwd=cache, capture_output=True, text=True,
-                               timeout=NPM_TIMEOUT)
-            if r.returncode != 0 or not os.path.exists(installed):
-                raise DocError(f'npm install {name}@{version} into {cache} failed:\n' +
-                               (r.stdout + r.stderr)[-2000:])
+        # two majors' doc tests may run at once: one installs, the other waits
+        os.makedirs(os.path.dirname(cache), exist_ok=True)
+        with open(cache + '.lock', 'w', encoding='utf-8') as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            install_npm_cache(name, version, cache, installed)
         shutil.copytree(os.path.join(cache, 'node_modules'), os.path.join(scratch, 'node_modules'),
                         symlinks=True, dirs_exist_ok=True)
+
+
+def install_npm_cache(name, version, cache, installed):
+    """Install NAME@VERSION into CACHE unless it is there."""
+    if not os.path.exists(installed) or json_file(installed).get('version') != version:
+        shutil.rmtree(cache, ignore_errors=True)
+        os.makedirs(cache)
+        with open(os.path.join(cache, 'package.json'), 'w', encoding='utf-8') as f:
+            json.dump({'private': True, 'dependencies': {name: version}}, f)
+        r = subprocess.run(['npm', 'install', '--no-package-lock', '--no-audit', '--no-fund',
+                            '--loglevel=error'], cwd=cache, capture_output=True, text=True,
+                           timeout=NPM_TIMEOUT)
+        if r.returncode != 0 or not os.path.exists(installed):
+            raise DocError(f'npm install {name}@{version} into {cache} failed:\n' +
+                           (r.stdout + r.stderr)[-2000:])
 
 
 def json_file(path):

@@ -6,6 +6,7 @@
 #   make test               every suite; the PostgreSQL ones on every major of pg/majors
 #   PG=17 make test         the PostgreSQL suites on 17 only (PG="16 18": those two)
 #   SUITES="pg fdw" make test   those suites only
+#   BLOOM_TEST_JOBS=1 make test  one major at a time (default: 2 at once)
 #
 # A suite says in its header when it runs: "# scope: once" (the default),
 # "# scope: each major" (once per PostgreSQL major, with PG set), or
@@ -14,6 +15,11 @@
 # with "<suite>: N passed, M failed[, K skipped]"; those lines are shown
 # here, everything else it prints goes to its log in build/test/logs/.  A
 # suite that dies without its closing line counts as one failure.
+#
+# The majors run BLOOM_TEST_JOBS at a time (default 2): a suite mostly waits
+# on one server, so one major alone leaves a core idle.  Each major has its
+# own build directory, installed copy, clusters (free ports) and output
+# directory; its lines are shown prefixed with "[MAJOR] ".
 set -u
 cd "$(dirname "$0")/.."
 rm -rf build/test/logs
@@ -34,10 +40,11 @@ if ! tools/install-deps.sh all; then
     exit 1
 fi
 
-passed=0
-failed=0
-skipped=0
-summary=()
+results=build/test/logs/results  # "passed failed skipped<TAB>summary line", one per step
+: >"$results"
+record() { # PASSED FAILED SKIPPED SUMMARY-LINE
+    printf '%d %d %d\t%s\n' "$1" "$2" "$3" "$4" >>"$results"
+}
 
 run_suite() { # LABEL SCRIPT (PG in the environment for PostgreSQL suites)
     local label=$1 script=$2 name
@@ -60,11 +67,8 @@ run_suite() { # LABEL SCRIPT (PG in the environment for PostgreSQL suites)
         echo "--- $label failed: the end of $log"
         tail -n 40 "$log" | sed 's/^/    /'
     fi
-    passed=$((passed + p))
-    failed=$((failed + f))
-    skipped=$((skipped + s))
-    summary+=("$(printf '%-14s %5d passed, %d failed%s (%d s)' "$label" "$p" "$f" \
-        "$([ "$s" -eq 0 ] || echo ", $s skipped")" $((SECONDS - t0)))")
+    record "$p" "$f" "$s" "$(printf '%-14s %5d passed, %d failed%s (%d s)' "$label" "$p" "$f" \
+        "$([ "$s" -eq 0 ] || echo ", $s skipped")" $((SECONDS - t0)))"
 }
 
 scope_of() { sed -n 's/^# scope: //p' "$1" | head -n 1; }
@@ -81,28 +85,38 @@ for suite in tools/suites/*.sh; do
     name=$(basename "$suite" .sh)
     run_suite "${name#[0-9][0-9]-}" "$suite"
 done
-for major in $majors; do
+run_major() { # MAJOR: its server, then its suites in order
+    local major=$1 t0=$SECONDS suite name
     # The major's server first, once: a route that fails fails here, not
     # in every suite of the major.
     echo "=== PostgreSQL $major: the server (tools/postgres.sh $major; the first time, the longest step)"
-    t0=$SECONDS
     if tools/postgres.sh "$major" >"build/test/logs/server@$major.log" 2>&1; then
         echo "ok - PostgreSQL $major: $(tail -n 1 "build/test/logs/server@$major.log")"
-        passed=$((passed + 1))
-        summary+=("$(printf '%-14s %5d passed, %d failed (%d s)' "server@$major" 1 0 $((SECONDS - t0)))")
+        record 1 0 0 "$(printf '%-14s %5d passed, %d failed (%d s)' "server@$major" 1 0 $((SECONDS - t0)))"
     else
         tail -n 20 "build/test/logs/server@$major.log" | sed 's/^/    /'
         echo "FAILED - PostgreSQL $major: no server; its suites are not run"
-        failed=$((failed + 1))
-        summary+=("$(printf '%-14s %5d passed, %d failed (%d s): its suites not run' "server@$major" 0 1 $((SECONDS - t0)))")
-        continue
+        record 0 1 0 "$(printf '%-14s %5d passed, %d failed (%d s): its suites not run' "server@$major" 0 1 $((SECONDS - t0)))"
+        return
     fi
     for suite in tools/suites/*.sh; do
         selected "$suite" && [ "$(scope_of "$suite")" = "each major" ] || continue
         name=$(basename "$suite" .sh)
         PG=$major run_suite "${name#[0-9][0-9]-}@$major" "$suite"
     done
+}
+jobs_max=${BLOOM_TEST_JOBS:-2}
+running=0
+for major in $majors; do
+    if [ "$running" -ge "$jobs_max" ]; then
+        wait -n
+        running=$((running - 1))
+    fi
+    # sed -u: each line as it comes, marked with its major
+    (run_major "$major" 2>&1 | sed -u "s/^/[$major] /") &
+    running=$((running + 1))
 done
+wait
 for suite in tools/suites/*.sh; do
     selected "$suite" && [ "$(scope_of "$suite")" = "all majors" ] || continue
     name=$(basename "$suite" .sh)
@@ -110,7 +124,8 @@ for suite in tools/suites/*.sh; do
 done
 
 echo "=== summary ($(( (SECONDS - start) / 60 )) min $(( (SECONDS - start) % 60 )) s)"
-printf '%s\n' "${summary[@]}"
+cut -f 2- "$results"
+read -r passed failed skipped < <(awk '{p += $1; f += $2; s += $3} END {print p + 0, f + 0, s + 0}' "$results")
 if [ "$skipped" -gt 0 ]; then
     echo "$skipped skipped:"
     grep -H '^skip - ' build/test/logs/*.log | sed -E 's#^build/test/logs/(.*)\.log:skip - #    \1: #'

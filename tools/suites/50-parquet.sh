@@ -16,12 +16,16 @@ pg_use
 # in package.json.
 work=build/parquet
 mkdir -p "$work"
+# Two majors' suites may run at once: one installs, the other waits.
+exec 8>"$work/.lock"
+flock 8
 cp tests/parquet/package.json tests/parquet/write_parquet.mjs "$work"/
 if ! (cd "$work" && npm install --no-package-lock --no-audit --no-fund --loglevel=error) >"$TL_OUT/npm.log" 2>&1; then
     cat "$TL_OUT/npm.log"
     fail "npm install of the pinned DuckDB"
     tl_end
 fi
-node "$work"/write_parquet.mjs "$work"/values.parquet > "$work"/filters.json
+flock -u 8
+node "$work"/write_parquet.mjs "$TL_OUT"/values.parquet > "$TL_OUT"/filters.json
 . tools/pgclusters.sh
-pgc_run -- /usr/bin/python3 tests/parquet/check_interop.py "$work"/filters.json build/bloomfilter
+pgc_run -- /usr/bin/python3 tests/parquet/check_interop.py "$TL_OUT"/filters.json build/bloomfilter
