@@ -15,6 +15,7 @@
 #include "access/detoast.h"
 #include "fmgr.h"
 #include "lib/stringinfo.h"
+#include "utils/guc.h"
 #include "bloom.h"
 
 /* Our own helpers are called across files, never from outside: hidden, so
@@ -39,6 +40,8 @@ bloom_toast_is_compressed(const struct varatt_external *toast)
 /* ---- settings (module.c) ---- */
 extern double bloomfilter_default_fpr;
 extern int bloomfilter_default_layout;
+/* check hook of every rate setting (module.c): the open interval (0, 1) */
+extern bool bloom_check_fpr_setting(double *newval, void **extra, GucSource source);
 
 /*
  * Largest payload a varlena can carry: a builder state beyond it cannot be a

@@ -32,9 +32,9 @@ static const struct config_enum_entry layout_options[] = {
 	{NULL, 0, false}
 };
 
-/* The GUC machinery checks a closed range; the rate needs an open one. */
-static bool
-check_default_fpr(double *newval, void **extra, GucSource source)
+/* The GUC machinery checks a closed range; a rate needs an open one. */
+bool
+bloom_check_fpr_setting(double *newval, void **extra, GucSource source)
 {
 	bloom_error err;
 
@@ -59,7 +59,7 @@ _PG_init(void)
 							 &bloomfilter_default_fpr,
 							 0.01, 0.0, 1.0,
 							 PGC_USERSET, 0,
-							 check_default_fpr, NULL, NULL);
+							 bloom_check_fpr_setting, NULL, NULL);
 	DefineCustomEnumVariable("bloomfilter.default_layout",
 							 "Layout of the filters bloom_agg builds.",
 							 "'classic' (k probes anywhere), 'blocked' (one cache line per value, Parquet's layout), 'counting' (4-bit counters, values can be removed) or 'scalable' (grows by stages; bloom_agg(value) only).",

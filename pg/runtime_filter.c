@@ -41,22 +41,6 @@ double		bloomfilter_runtime_filter_fpr = 0.01;
 /* the planner hook (runtime_filter_plan.c) */
 extern void bloom_runtime_plan_init(void);
 
-/* The GUC machinery checks a closed range; the rate needs an open one. */
-static bool
-check_fpr(double *newval, void **extra, GucSource source)
-{
-	bloom_error err;
-
-	(void) extra;
-	(void) source;
-	if (bloom_check_fpr(*newval, &err) != BLOOM_OK)
-	{
-		GUC_check_errdetail("%s", bloom_sentence(err.message));
-		return false;
-	}
-	return true;
-}
-
 void
 bloom_runtime_filter_init(void)
 {
@@ -94,7 +78,7 @@ bloom_runtime_filter_init(void)
 							 &bloomfilter_runtime_filter_fpr,
 							 0.01, 0.0, 1.0,
 							 PGC_USERSET, 0,
-							 check_fpr, NULL, NULL);
+							 bloom_check_fpr_setting, NULL, NULL);
 	bloom_runtime_build_register();
 	bloom_runtime_plan_init();
 }
