@@ -50,11 +50,20 @@ for part in "$@"; do
     esac
 done
 
-missing=
-for pkg in $(echo "$wanted" | tr ' ' '\n' | sort -u); do
-    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $pkg"
-done
+missing_now() {
+    missing=
+    for pkg in $(echo "$wanted" | tr ' ' '\n' | sort -u); do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $pkg"
+    done
+}
+missing_now
 [ -n "$missing" ] || { [ -n "$quiet" ] || echo "install-deps: all present"; exit 0; }
+# Two suites (two majors under test) may ask at once: one installs, the
+# other waits, then finds what is still missing.
+exec 9>"${TMPDIR:-/tmp}/bloomfilter-install-deps.lock"
+flock 9
+missing_now
+[ -n "$missing" ] || exit 0
 
 echo "install-deps: installing$missing"
 sudo=

@@ -106,6 +106,10 @@ run_major() { # MAJOR: its server, then its suites in order
     done
 }
 jobs_max=${BLOOM_TEST_JOBS:-2}
+# What the suites of every major use and would otherwise make at the same
+# time: the SQLite extension (cross, parquet, doc tests).
+make --no-print-directory sqlite >build/test/logs/sqlite-build.log 2>&1 ||
+    echo "note: make sqlite failed (build/test/logs/sqlite-build.log); the suites that need it will say so"
 running=0
 for major in $majors; do
     if [ "$running" -ge "$jobs_max" ]; then

@@ -9,7 +9,7 @@ set -u
 . "$(dirname "$0")/../testlib.sh"
 tl_begin python-pg
 tools/install-deps.sh --quiet python
-if [ ! -x build/python-venv/bin/python ] && ! tools/python-venv.sh "$TL_OUT/install.log"; then
+if ! tools/python-venv.sh "$TL_OUT/install.log" --if-missing; then
     cat "$TL_OUT/install.log"
     fail "pip install ./python (see $TL_OUT/install.log)"
     tl_end
