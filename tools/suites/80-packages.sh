@@ -158,17 +158,21 @@ check_package() { # MAJOR: ok/FAILED lines
     fi
     rm -rf "$root"
 }
-running=0
+# In order: the oldest job is waited for (and its lines shown) before the
+# third starts.
+pids=() started=()
 for major in $majors; do
-    if [ "$running" -ge 2 ]; then
-        wait -n
-        running=$((running - 1))
+    if [ "${#pids[@]}" -ge 2 ]; then
+        wait "${pids[0]}"
+        count_lines "$out/package-${started[0]}.log"
+        pids=("${pids[@]:1}") started=("${started[@]:1}")
     fi
+    note "PostgreSQL $major: checking its package"
     (check_package "$major" >"$out/package-$major.log" 2>&1) &
-    running=$((running + 1))
+    pids+=($!) started+=("$major")
 done
-wait
-for major in $majors; do
-    count_lines "$out/package-$major.log"
+for i in "${!pids[@]}"; do
+    wait "${pids[$i]}"
+    count_lines "$out/package-${started[$i]}.log"
 done
 tl_end
