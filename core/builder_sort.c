@@ -343,17 +343,18 @@ static size_t merge_prefix(const part *p, size_t prefix, const uint64_t *tail, s
 
 /* Step 6: when to pass again.  Dedup again at eight times the size if the
  * tail was nearly all new, since passes over a partition that keeps growing
- * find little (the final pass covers it all anyway), or mostly repeats,
- * since each pass then copies and indexes the whole prefix to drop them
- * (at 10^5 distinct values among 10^7 rows, passes at twice the size cost
- * 1.5 ns a row more); else at twice.  A partition holds up to 8 times its
- * distinct hashes. */
+ * find little (the final pass covers it all anyway); at four times if it
+ * was mostly repeats, since each such pass copies and indexes the whole
+ * prefix to drop them (at 10^5 distinct values among 10^7 rows, passes at
+ * twice the size cost about 2 ns a row more, at eight 1.8 times the memory
+ * of four for little); else at twice.  A partition holds at most 8 times
+ * its distinct hashes. */
 static void schedule_next(part *p, size_t prefix, size_t tail, size_t u)
 {
     size_t fresh = u - prefix;
     p->repeats = fresh < tail / 2;
     p->settled = u;
-    size_t next = (fresh >= tail - tail / 8 || p->repeats ? 8 : 2) * u;
+    size_t next = (fresh >= tail - tail / 8 ? 8 : p->repeats ? 4 : 2) * u;
     p->dedup_at = next > DEDUP_MIN ? next : DEDUP_MIN;
 }
 
