@@ -24,8 +24,9 @@
  * group that outgrows them, or for a read of the state (its final
  * function works on a temporary one).  The set, and so every result, is
  * the same either way.  Nothing of an arena is freed before the aggregate
- * context is reset, which deletes it whole.  Outside an aggregate an object keeps a context
- * of its own, as expanded objects usually do.
+ * context is reset, which deletes it whole.  Outside an aggregate an
+ * object keeps a context of its own, as expanded objects usually do, and
+ * its builder from the start.
  */
 #include "bloomfilter.h"
 
