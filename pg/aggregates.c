@@ -47,7 +47,7 @@ agg_context(FunctionCallInfo fcinfo)
 Datum
 bloom_agg_trans(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggctx = agg_context(fcinfo);
+	MemoryContext aggctx;
 	BloomCallCache *cache;
 	bloom_builder *b;
 	Datum		state;
@@ -59,20 +59,24 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 			PG_RETURN_NULL();
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
-	/* per row: our own state, the hasher ready: hash and append, nothing else */
-	if (likely(aggctx != NULL && !PG_ARGISNULL(0) && fcinfo->flinfo->fn_extra != NULL))
+	/*
+	 * Per row: the state the last row returned, which was checked then to be
+	 * a read-write object of this aggregate's context; nothing but the hash
+	 * and the append.  (A context reset frees it, and the next row then has
+	 * no state: the object made for it is the one cached.)
+	 */
+	cache = (BloomCallCache *) fcinfo->flinfo->fn_extra;
+	if (likely(cache != NULL && !PG_ARGISNULL(0) && cache->agg_builder != NULL &&
+			   PG_GETARG_DATUM(0) == cache->agg_state))
 	{
-		b = bloom_builder_agg_state(PG_GETARG_DATUM(0), aggctx);
-		cache = (BloomCallCache *) fcinfo->flinfo->fn_extra;
-		if (likely(b != NULL && cache->hasher_ready))
-		{
-			if (unlikely(bloom_builder_add_hash(b, bloom_hash_value(&cache->hasher, PG_GETARG_DATUM(1),
-																	  bloom_builder_seed(b)),
-												&err) != BLOOM_OK))
-				bloom_raise(&err, BLOOM_SOURCE_STORED, "bloom_agg state");
-			PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-		}
+		if (unlikely(bloom_builder_add_hash(cache->agg_builder,
+											bloom_hash_value(&cache->hasher, PG_GETARG_DATUM(1),
+															 cache->agg_seed),
+											&err) != BLOOM_OK))
+			bloom_raise(&err, BLOOM_SOURCE_STORED, "bloom_agg state");
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
+	aggctx = agg_context(fcinfo);
 	if (PG_ARGISNULL(0))
 		state = bloom_builder_new_datum(fcinfo, aggctx, bloomfilter_default_layout,
 										bloomfilter_default_fpr, 0, &b);
@@ -94,7 +98,14 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 
 	cache = bloom_call_cache(fcinfo);
 	bloom_builder_datum_add(state, bloom_hash_value(bloom_call_hasher(fcinfo, cache, 1),
-													PG_GETARG_DATUM(1), bloom_builder_seed(b)));
+													PG_GETARG_DATUM(1),
+													bloom_builder_datum_seed(state)));
+	/* the fast path above, for a state past its few hashes (a small group
+	 * of a GROUP BY stays here: its state is not the last row's anyway) */
+	cache->agg_state = state;
+	cache->agg_builder = aggctx ? bloom_builder_agg_state(state, aggctx) : NULL;
+	if (cache->agg_builder != NULL)
+		cache->agg_seed = bloom_builder_seed(cache->agg_builder);
 	PG_RETURN_DATUM(state);
 }
 
@@ -122,7 +133,10 @@ bloom_agg_combine(PG_FUNCTION_ARGS)
 
 	src = bloom_builder_peek(PG_GETARG_DATUM(1), &tmp_src);
 	if (aggctx)
+	{
 		state = bloom_builder_writable(fcinfo, PG_GETARG_DATUM(0), aggctx, &dst);
+		dst = bloom_builder_datum_builder(state);
+	}
 	else
 	{
 		bloom_builder *a = bloom_builder_peek(PG_GETARG_DATUM(0), &tmp_dst);

@@ -240,6 +240,11 @@ typedef struct BloomCallCache
 	BloomArgCache args[2];
 	bool		hasher_ready;
 	BloomHasher hasher;
+	/* bloom_agg(value): the state of the last row, checked to be this
+	 * aggregate's own, its builder and seed */
+	Datum		agg_state;
+	bloom_builder *agg_builder;
+	uint64		agg_seed;
 	/* bloom_agg(x, capacity, fpr): the last parameters and their sizing */
 	bool		sizing_ready;
 	int64		capacity;
@@ -337,6 +342,10 @@ extern bloom_builder *bloom_builder_agg_state(Datum d, MemoryContext aggctx);
 
 /* Add a hash to a state returned by the two functions above. */
 extern void bloom_builder_datum_add(Datum state, uint64 hash);
+/* The seed of such a state. */
+extern uint64 bloom_builder_datum_seed(Datum state);
+/* The core builder of such a state, made now if it held only a few hashes. */
+extern bloom_builder *bloom_builder_datum_builder(Datum state);
 
 /*
  * Read-only access to the builder in d; *tmp is set when one had to be

@@ -18,12 +18,15 @@
  * context once per new group.  A context per group (8 KB at least) made
  * 10^5 groups cost 800 MB and a quadratic walk.  So the states of one
  * aggregate context share ONE child context, an arena: each object is
- * carved from it without a chunk header, and the core builder's first
- * allocations (its struct, an 8-slot front set) come from an inline area
- * of the object; only a group that grows past that allocates more.
- * Nothing of an arena is freed before the aggregate context is reset,
- * which deletes it whole.  Outside an aggregate an object keeps a context
- * of its own, as expanded objects usually do.
+ * carved from it without a chunk header.  A group's first distinct hashes
+ * (up to FEW_HASHES) are kept in the object itself, with the settings: the
+ * core builder (its struct, 176 bytes, and a front set) is made only for a
+ * group that outgrows them, or for a read of the state (its final
+ * function works on a temporary one).  The set, and so every result, is
+ * the same either way.  Nothing of an arena is freed before the aggregate
+ * context is reset, which deletes it whole.  Outside an aggregate an
+ * object keeps a context of its own, as expanded objects usually do, and
+ * its builder from the start.
  */
 #include "bloomfilter.h"
 
@@ -35,18 +38,38 @@ PG_FUNCTION_INFO_V1(bloom_builder_out);
 PG_FUNCTION_INFO_V1(bloom_builder_recv);
 PG_FUNCTION_INFO_V1(bloom_builder_send);
 
-/* Room for the core builder's struct and its first front set (8 slots):
- * a group of a few distinct values needs no other allocation. */
-#define INLINE_BYTES 200
+/* Distinct hashes an arena object holds before it needs a core builder:
+ * the state of a small group of a GROUP BY is then 96 bytes (PostgreSQL's
+ * hash table adds about 150 a group). */
+#define FEW_HASHES 4
+#define BUILT UINT32_MAX		/* nfew of an object whose builder holds the hashes */
+
+/* The settings of the objects that have no builder yet, shared in their arena */
+typedef struct BuilderSettings
+{
+	int			layout;
+	double		fpr;
+	uint64		seed;
+	struct BuilderSettings *next;
+} BuilderSettings;
 
 typedef struct BuilderObject
 {
 	ExpandedObjectHeader hdr;
-	bloom_builder *builder;
-	uint32		inline_used;
-	/* MAXALIGNed: the header and the fields above are 64 bytes */
-	char		inline_area[INLINE_BYTES] pg_attribute_aligned(MAXIMUM_ALIGNOF);
+	const BuilderSettings *settings;	/* until the builder is made */
+	uint32		nfew;			/* distinct hashes in u.few, or BUILT */
+	union
+	{
+		uint64		few[FEW_HASHES];
+		bloom_builder *builder;
+	}			u;
 } BuilderObject;
+
+static inline bloom_builder *
+object_core(const BuilderObject *obj)
+{
+	return obj->nfew == BUILT ? obj->u.builder : NULL;
+}
 
 /* The arena of one aggregate context: see the header comment. */
 typedef struct BuilderArena
@@ -56,6 +79,7 @@ typedef struct BuilderArena
 	char	   *cursor;			/* free space of the current block */
 	Size		left;
 	Size		next_block;
+	BuilderSettings *settings;	/* every setting its objects were made with */
 	struct BuilderArena *next;
 	MemoryContextCallback on_delete;
 } BuilderArena;
@@ -63,43 +87,12 @@ typedef struct BuilderArena
 #define ARENA_FIRST_BLOCK ((Size) 2048)
 #define ARENA_MAX_BLOCK ((Size) 64 * 1024)
 
-/* ---- the core's allocator: the object's inline area, then its context ---- */
-
-static void *
-object_alloc(void *ctx, size_t size)
-{
-	BuilderObject *obj = (BuilderObject *) ctx;
-	size_t		need = MAXALIGN(size);
-
-	if (need <= INLINE_BYTES - obj->inline_used)
-	{
-		void	   *p = obj->inline_area + obj->inline_used;
-
-		obj->inline_used += (uint32) need;
-		return p;
-	}
-	return MemoryContextAllocExtended(obj->hdr.eoh_context, size,
-									  MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
-}
-
-static void
-object_release(void *ctx, void *ptr)
-{
-	BuilderObject *obj = (BuilderObject *) ctx;
-	char	   *p = (char *) ptr;
-
-	/* inline space is never reused: it goes with the object */
-	if (p >= obj->inline_area && p < obj->inline_area + INLINE_BYTES)
-		return;
-	pfree(ptr);
-}
+/* ---- the core's allocator: the object's context ---- */
 
 static void
 object_allocator(BuilderObject *obj, bloom_allocator *alloc)
 {
-	alloc->alloc = object_alloc;
-	alloc->release = object_release;
-	alloc->ctx = obj;
+	bloom_pg_allocator(alloc, obj->hdr.eoh_context);
 }
 
 /* ---- arenas ---- */
@@ -151,11 +144,12 @@ arena_for(MemoryContext aggctx)
 	return arena;
 }
 
-static BuilderObject *
-arena_object(BuilderArena *arena)
+static void *
+arena_alloc(BuilderArena *arena, Size size)
 {
-	Size		size = MAXALIGN(sizeof(BuilderObject));
-	BuilderObject *obj;
+	void	   *p;
+
+	size = MAXALIGN(size);
 
 	if (arena->left < size)
 	{
@@ -166,10 +160,28 @@ arena_object(BuilderArena *arena)
 		if (arena->next_block < ARENA_MAX_BLOCK)
 			arena->next_block *= 2;
 	}
-	obj = (BuilderObject *) arena->cursor;
+	p = arena->cursor;
 	arena->cursor += size;
 	arena->left -= size;
-	return obj;
+	return p;
+}
+
+/* The arena's copy of these settings: objects point to it, not each a copy. */
+static const BuilderSettings *
+arena_settings(BuilderArena *arena, int layout, double fpr, uint64 seed)
+{
+	BuilderSettings *s;
+
+	for (s = arena->settings; s != NULL; s = s->next)
+		if (s->layout == layout && s->fpr == fpr && s->seed == seed)
+			return s;
+	s = arena_alloc(arena, sizeof(BuilderSettings));
+	s->layout = layout;
+	s->fpr = fpr;
+	s->seed = seed;
+	s->next = arena->settings;
+	arena->settings = s;
+	return s;
 }
 
 static const ExpandedObjectMethods builder_methods;
@@ -180,18 +192,20 @@ static const ExpandedObjectMethods builder_methods;
  * own under CurrentMemoryContext.
  */
 static BuilderObject *
-object_new(FunctionCallInfo fcinfo, MemoryContext aggctx)
+object_new(FunctionCallInfo fcinfo, MemoryContext aggctx, BuilderArena **arena_out)
 {
 	BuilderObject *obj;
 	MemoryContext ctx;
 
 	(void) fcinfo;				/* arenas are per aggregate context, not per call site */
+	*arena_out = NULL;
 	if (aggctx != NULL)
 	{
 		BuilderArena *arena = arena_for(aggctx);
 
-		obj = arena_object(arena);
+		obj = arena_alloc(arena, sizeof(BuilderObject));
 		ctx = arena->ctx;
+		*arena_out = arena;
 	}
 	else
 	{
@@ -200,9 +214,52 @@ object_new(FunctionCallInfo fcinfo, MemoryContext aggctx)
 		obj = MemoryContextAlloc(ctx, sizeof(BuilderObject));
 	}
 	EOH_init_header(&obj->hdr, &builder_methods, ctx);
-	obj->builder = NULL;
-	obj->inline_used = 0;
+	obj->settings = NULL;
+	obj->nfew = 0;
 	return obj;
+}
+
+/* A core builder with the object's settings and few hashes, from alloc. */
+static bloom_builder *
+builder_of_few(const BuilderObject *obj, const bloom_allocator *alloc)
+{
+	bloom_builder *b;
+	bloom_error err;
+
+	if (bloom_builder_create(alloc, obj->settings->layout, obj->settings->fpr,
+							 obj->settings->seed, &b, &err) != BLOOM_OK)
+		bloom_raise(&err, BLOOM_SOURCE_BINARY, "bloom_agg setting");
+	for (uint32 i = 0; i < obj->nfew; i++)
+		if (bloom_builder_add_hash(b, obj->u.few[i], &err) != BLOOM_OK)
+		{
+			bloom_builder_destroy(b);
+			bloom_raise(&err, BLOOM_SOURCE_STORED, "bloom_agg state");
+		}
+	return b;
+}
+
+/* The object's core builder, made from its few hashes if need be. */
+static bloom_builder *
+object_builder(BuilderObject *obj)
+{
+	if (obj->nfew != BUILT)
+	{
+		bloom_allocator alloc;
+		bloom_builder *b;
+
+		object_allocator(obj, &alloc);
+		b = builder_of_few(obj, &alloc);
+		obj->u.builder = b;
+		obj->nfew = BUILT;
+	}
+	return obj->u.builder;
+}
+
+static void
+object_set_builder(BuilderObject *obj, bloom_builder *b)
+{
+	obj->u.builder = b;
+	obj->nfew = BUILT;
 }
 
 bloom_builder *
@@ -216,7 +273,7 @@ bloom_builder_agg_state(Datum d, MemoryContext aggctx)
 	obj = (BuilderObject *) DatumGetEOHP(d);
 	if (obj->hdr.eoh_context->parent != aggctx)
 		return NULL;
-	return obj->builder;
+	return object_core(obj);	/* NULL while it holds a few hashes */
 }
 
 static Size
@@ -226,7 +283,7 @@ builder_get_flat_size(ExpandedObjectHeader *eohptr)
 	bloom_error err;
 	size_t		size;
 
-	if (bloom_builder_serialized_size(obj->builder, &size, &err) != BLOOM_OK)
+	if (bloom_builder_serialized_size(object_builder(obj), &size, &err) != BLOOM_OK)
 		bloom_raise(&err, BLOOM_SOURCE_STORED, "bloom_builder");
 	bloom_check_payload_size(size, "bloom_builder state");
 	return VARHDRSZ + size;
@@ -239,7 +296,7 @@ builder_flatten_into(ExpandedObjectHeader *eohptr, void *result, Size allocated_
 	bloom_error err;
 
 	SET_VARSIZE(result, allocated_size);
-	if (bloom_builder_serialize(obj->builder, VARDATA(result), allocated_size - VARHDRSZ,
+	if (bloom_builder_serialize(object_builder(obj), VARDATA(result), allocated_size - VARHDRSZ,
 								&err) != BLOOM_OK)
 		bloom_raise(&err, BLOOM_SOURCE_STORED, "bloom_builder");
 }
@@ -253,14 +310,23 @@ Datum
 bloom_builder_new_datum(FunctionCallInfo fcinfo, MemoryContext aggctx, int layout, double fpr,
 						uint64 seed, bloom_builder **builder)
 {
-	BuilderObject *obj = object_new(fcinfo, aggctx);
-	bloom_allocator alloc;
+	BuilderArena *arena;
+	BuilderObject *obj = object_new(fcinfo, aggctx, &arena);
 	bloom_error err;
 
-	object_allocator(obj, &alloc);
-	if (bloom_builder_create(&alloc, layout, fpr, seed, &obj->builder, &err) != BLOOM_OK)
-		bloom_raise(&err, BLOOM_SOURCE_BINARY, "bloom_agg setting");
-	*builder = obj->builder;
+	/* in an arena, a few hashes first; else, or with settings the builder
+	 * refuses (it raises the error now), the builder */
+	*builder = NULL;
+	if (arena != NULL && bloom_layout_name(layout) != NULL && bloom_check_fpr(fpr, &err) == BLOOM_OK)
+		obj->settings = arena_settings(arena, layout, fpr, seed);
+	else
+	{
+		BuilderSettings settings = {layout, fpr, seed, NULL};
+
+		obj->settings = &settings;
+		*builder = object_builder(obj);
+		obj->settings = NULL;
+	}
 	return EOHPGetRWDatum(&obj->hdr);
 }
 
@@ -292,6 +358,7 @@ bloom_builder_writable(FunctionCallInfo fcinfo, Datum d, MemoryContext aggctx,
 {
 	struct varlena *p = (struct varlena *) DatumGetPointer(d);
 	BuilderObject *obj;
+	BuilderArena *arena;
 	bloom_allocator alloc;
 
 	if (VARATT_IS_EXTERNAL_EXPANDED(p))
@@ -303,21 +370,34 @@ bloom_builder_writable(FunctionCallInfo fcinfo, Datum d, MemoryContext aggctx,
 		if (VARATT_IS_EXTERNAL_EXPANDED_RW(p) &&
 			MemoryContextGetParent(src->hdr.eoh_context) == aggctx)
 		{
-			*builder = src->builder;
+			*builder = object_core(src);
 			return d;
 		}
-		/* someone else's object: copy it by merging it into an empty one */
-		copy = bloom_builder_new_datum(fcinfo, aggctx, bloom_builder_layout(src->builder),
-									   bloom_builder_fpr(src->builder),
-									   bloom_builder_seed(src->builder), builder);
-		if (bloom_builder_merge(*builder, src->builder, &err) != BLOOM_OK)
-			bloom_raise(&err, BLOOM_SOURCE_STORED, "bloom_builder");
+		/* someone else's object: copy it */
+		if (src->nfew != BUILT)
+		{
+			copy = bloom_builder_new_datum(fcinfo, aggctx, src->settings->layout,
+										   src->settings->fpr, src->settings->seed, builder);
+			obj = (BuilderObject *) DatumGetEOHP(copy);
+			for (uint32 i = 0; i < src->nfew; i++)
+				bloom_builder_datum_add(copy, src->u.few[i]);
+		}
+		else
+		{
+			copy = bloom_builder_new_datum(fcinfo, aggctx, bloom_builder_layout(src->u.builder),
+										   bloom_builder_fpr(src->u.builder),
+										   bloom_builder_seed(src->u.builder), builder);
+			obj = (BuilderObject *) DatumGetEOHP(copy);
+			if (bloom_builder_merge(object_builder(obj), src->u.builder, &err) != BLOOM_OK)
+				bloom_raise(&err, BLOOM_SOURCE_STORED, "bloom_builder");
+		}
+		*builder = object_core(obj);
 		return copy;
 	}
-	obj = object_new(fcinfo, aggctx);
+	obj = object_new(fcinfo, aggctx, &arena);
 	object_allocator(obj, &alloc);
-	obj->builder = deserialize(PG_DETOAST_DATUM_PACKED(d), &alloc, BLOOM_SOURCE_STORED);
-	*builder = obj->builder;
+	object_set_builder(obj, deserialize(PG_DETOAST_DATUM_PACKED(d), &alloc, BLOOM_SOURCE_STORED));
+	*builder = object_core(obj);
 	return EOHPGetRWDatum(&obj->hdr);
 }
 
@@ -328,9 +408,33 @@ bloom_builder_peek(Datum d, bloom_builder **tmp)
 
 	*tmp = NULL;
 	if (VARATT_IS_EXTERNAL_EXPANDED(p))
-		return ((BuilderObject *) DatumGetEOHP(d))->builder;
+	{
+		BuilderObject *obj = (BuilderObject *) DatumGetEOHP(d);
+		bloom_allocator alloc;
+
+		if (obj->nfew == BUILT)
+			return obj->u.builder;
+		/* a few hashes: a temporary builder, so the arena does not grow */
+		bloom_pg_allocator(&alloc, CurrentMemoryContext);
+		*tmp = builder_of_few(obj, &alloc);
+		return *tmp;
+	}
 	*tmp = deserialize_here(PG_DETOAST_DATUM_PACKED(d), BLOOM_SOURCE_STORED);
 	return *tmp;
+}
+
+bloom_builder *
+bloom_builder_datum_builder(Datum state)
+{
+	return object_builder((BuilderObject *) DatumGetEOHP(state));
+}
+
+uint64
+bloom_builder_datum_seed(Datum state)
+{
+	BuilderObject *obj = (BuilderObject *) DatumGetEOHP(state);
+
+	return obj->nfew == BUILT ? bloom_builder_seed(obj->u.builder) : obj->settings->seed;
 }
 
 void
@@ -339,7 +443,18 @@ bloom_builder_datum_add(Datum state, uint64 hash)
 	BuilderObject *obj = (BuilderObject *) DatumGetEOHP(state);
 	bloom_error err;
 
-	if (bloom_builder_add_hash(obj->builder, hash, &err) != BLOOM_OK)
+	if (obj->nfew != BUILT)
+	{
+		for (uint32 i = 0; i < obj->nfew; i++)
+			if (obj->u.few[i] == hash)
+				return;
+		if (obj->nfew < FEW_HASHES)
+		{
+			obj->u.few[obj->nfew++] = hash;
+			return;
+		}
+	}
+	if (bloom_builder_add_hash(object_builder(obj), hash, &err) != BLOOM_OK)
 		bloom_raise(&err, BLOOM_SOURCE_STORED, "bloom_agg state");
 }
 
