@@ -603,7 +603,8 @@ static void bench_limits(int quick)
             }
             limit_row r = limit_core(layout, nbits[layout], k[layout], scales[s].capacity,
                                      scales[s].probes, scales[s].runs);
-            printf("| %s | core %s, k = %u | %.2f MiB | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f |\n",
+            printf("| %s | core %s, k = %u | %.2f MiB | %.1f | %.1f | %.1f | %.1f | %.1f "
+                   "| %.1f |\n",
                    scales[s].label, layout ? "blocked" : "classic", k[layout],
                    (double)nbits[layout] / 8 / 1048576.0, r.insert, r.member, r.absent,
                    r.dependent, r.batch_member, r.batch_absent);

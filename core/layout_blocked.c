@@ -33,7 +33,8 @@ uint64_t blocked_block_index(const bloom_filter *f, uint64_t hash)
  * such words, so a probe is four loads and four tests, not eight of each. */
 static inline uint64_t pair_mask(uint32_t key, int i)
 {
-    return (uint64_t)1 << ((key * salt[i]) >> 27) | (uint64_t)1 << (32 + ((key * salt[i + 1]) >> 27));
+    return (uint64_t)1 << ((key * salt[i]) >> 27) |
+           (uint64_t)1 << (32 + ((key * salt[i + 1]) >> 27));
 }
 
 static inline void set_block(uint8_t *block, uint64_t hash)
@@ -58,26 +59,26 @@ static inline bool test_block(const uint8_t *block, uint64_t hash)
 enum { DISTANCE = 16 };
 
 /* The probes, written once for each way of testing a block. */
-#define BLOCKED_PROBES(suffix, test, attributes)                                              \
-    attributes static bool contains_##suffix(const bloom_filter *f, uint64_t hash)                      \
-    {                                                                                         \
-        return test(block_of(f, hash), hash);                                                 \
-    }                                                                                         \
-    attributes static void contains_many_##suffix(const bloom_filter *f, const uint64_t *hashes,        \
-                                       size_t n, bool *out)                                   \
-    {                                                                                         \
-        for (size_t j = 0; j < n && j < DISTANCE; j++)                                        \
-            BLOOM_PREFETCH_READ(block_of(f, hashes[j]));                                      \
-        for (size_t j = 0; j < n; j++) {                                                      \
-            if (j + DISTANCE < n)                                                             \
-                BLOOM_PREFETCH_READ(block_of(f, hashes[j + DISTANCE]));                       \
-            out[j] = test(block_of(f, hashes[j]), hashes[j]);                                 \
-        }                                                                                     \
+#define BLOCKED_PROBES(suffix, test, attributes)                                                   \
+    attributes static bool contains_##suffix(const bloom_filter *f, uint64_t hash)                 \
+    {                                                                                              \
+        return test(block_of(f, hash), hash);                                                      \
+    }                                                                                              \
+    attributes static void contains_many_##suffix(const bloom_filter *f,                           \
+                                                  const uint64_t *hashes, size_t n, bool *out)     \
+    {                                                                                              \
+        for (size_t j = 0; j < n && j < DISTANCE; j++)                                             \
+            BLOOM_PREFETCH_READ(block_of(f, hashes[j]));                                           \
+        for (size_t j = 0; j < n; j++) {                                                           \
+            if (j + DISTANCE < n)                                                                  \
+                BLOOM_PREFETCH_READ(block_of(f, hashes[j + DISTANCE]));                            \
+            out[j] = test(block_of(f, hashes[j]), hashes[j]);                                      \
+        }                                                                                          \
     }
 
 BLOCKED_PROBES(portable, test_block, )
 
-/* x86-64 with AVX2 (every x86-64 CPU since 2013-2015; the build targets
+/* x86-64 with AVX2 (most x86-64 CPUs since 2013-2015; the build targets
  * the baseline, so it is chosen at run time): the eight words of a block
  * tested at once, the eight multiplies and shifts in one instruction each,
  * a third of the instructions of the portable test.  The same answers:
