@@ -1,13 +1,21 @@
 /*
- * bench_core.c - the core's add and contains against a textbook Bloom filter
- * (k separately seeded hash calls and a modulo each), in the same run.
+ * bench_core.c - the core's add and contains against textbook Bloom filters
+ * and against the machine's limit, in the same run:
+ *
+ *   first (bench_limits, also alone: --limits [--quick]): insert and probe,
+ *   classic and blocked, in L2, beyond it and beyond every cache, next to a
+ *   textbook filter (double hashing) and to one memory access (a pointer
+ *   chase over a buffer as big as the filter), with the goals of issue 22;
+ *   then the same against k seeded hash calls and a modulo each, with the
+ *   false-positive rates; partial states; the layouts side by side.
  *
  * Keys are int64 values hashed the canonical way, as the SQL functions do.
  * Times are ns per operation (the best of several runs for filters that fit
  * in cache, one run for the large ones); "absent" probes use keys never
  * added, so they also measure the false-positive rate.
  */
-#define _POSIX_C_SOURCE 199309L
+#define _POSIX_C_SOURCE 200112L
+#define _ISOC11_SOURCE
 #include "bloom.h"
 
 #include <math.h>
@@ -325,6 +333,326 @@ static void bench_layouts(uint64_t max_n)
     printf("\n");
 }
 
+/* ---- probe and insert at the hardware limit ----
+ *
+ * The baselines of the same run: a textbook filter (k positions by double
+ * hashing, h1 + i h2 mod m, over a plain bit array; two XXH64 calls; a probe
+ * stops at the first clear bit), and one memory access per probe, measured
+ * as a pointer chase through a random cyclic permutation of the cache lines
+ * of a buffer as big as the filter (each load waits for the one before: the
+ * latency of one access to a region of that size, TLB misses included).
+ * A blocked probe touches one line, so one such access is its limit. */
+
+typedef struct textbook2 {
+    uint64_t nbits;
+    unsigned k;
+    uint8_t *bits;
+} textbook2;
+
+static inline void textbook2_hashes(int64_t key, uint64_t *h1, uint64_t *h2)
+{
+    *h1 = XXH64(&key, sizeof key, 0);
+    *h2 = XXH64(&key, sizeof key, 1);
+}
+
+static void textbook2_add(const textbook2 *t, int64_t key)
+{
+    uint64_t h1, h2;
+    textbook2_hashes(key, &h1, &h2);
+    for (unsigned i = 0; i < t->k; i++) {
+        uint64_t bit = (h1 + i * h2) % t->nbits;
+        t->bits[bit >> 3] |= (uint8_t)(1u << (bit & 7));
+    }
+}
+
+static int textbook2_contains(const textbook2 *t, int64_t key)
+{
+    uint64_t h1, h2;
+    textbook2_hashes(key, &h1, &h2);
+    for (unsigned i = 0; i < t->k; i++) {
+        uint64_t bit = (h1 + i * h2) % t->nbits;
+        if (!(t->bits[bit >> 3] & (1u << (bit & 7))))
+            return 0;
+    }
+    return 1;
+}
+
+/* Filters and the chased buffer get the same memory: 2 MiB aligned, huge
+ * pages asked for (as PostgreSQL's bloom_empty and the builder ask). */
+static void *limit_alloc(size_t size)
+{
+    size_t huge = (size_t)2 << 20, rounded = (size + huge - 1) / huge * huge;
+    void *p = aligned_alloc(huge, rounded);
+    if (p == NULL) {
+        fprintf(stderr, "bench: out of memory for %zu bytes\n", size);
+        exit(1);
+    }
+    bloom_advise_huge_pages(p, rounded);
+    memset(p, 0, rounded);
+    return p;
+}
+
+static uint64_t rng_next(uint64_t *state)
+{
+    uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+/* ns per load of a chase through every line of a bytes-sized buffer, in
+ * one cycle (Sattolo's shuffle), the best of `runs`. */
+static double chase_ns(size_t bytes, uint64_t steps, int runs)
+{
+    uint64_t lines = bytes / 64, rng = 42;
+    uint64_t *buf = limit_alloc(bytes);
+    for (uint64_t i = 0; i < lines; i++)
+        buf[8 * i] = i;
+    for (uint64_t i = lines - 1; i > 0; i--) {
+        uint64_t j = rng_next(&rng) % i, tmp = buf[8 * i];
+        buf[8 * i] = buf[8 * j];
+        buf[8 * j] = tmp;
+    }
+    double best = 1e30;
+    uint64_t at = 0;
+    for (int run = 0; run < runs; run++) {
+        for (uint64_t s = 0; s < lines && s < steps; s++) /* warm: caches and TLB */
+            at = buf[8 * at];
+        double t0 = now_ns();
+        for (uint64_t s = 0; s < steps; s++)
+            at = buf[8 * at];
+        double t1 = now_ns();
+        best = fmin(best, (t1 - t0) / (double)steps);
+    }
+    sink += at;
+    free(buf);
+    return best;
+}
+
+/* Wait until every instruction before has completed (loads included) and
+ * start none after until then: probes one at a time, none overlapping, as
+ * the loads of the pointer chase.  x86 (lfence); elsewhere a data
+ * dependency on the last answer stands in for it (which branches the CPU
+ * predicts may get around). */
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#define SERIALIZE() __asm__ __volatile__("lfence" ::: "memory")
+#else
+#define SERIALIZE() ((void)0)
+#endif
+
+typedef struct limit_row {
+    double insert, member, absent, dependent, batch_member, batch_absent;
+} limit_row;
+
+enum { LIMIT_BATCH = 256 };
+
+/* Core: the per-value calls (bloom_add_hash, bloom_contains_hash) and the
+ * batch probe (bloom_contains_hashes, 256 hashes a call, as PostgreSQL's
+ * batched scan calls it), each hashing its int64 keys canonically. */
+static limit_row limit_core(int layout, uint64_t nbits, unsigned k, uint64_t n, uint64_t probes,
+                            int runs)
+{
+    size_t size = bloom_serialized_size(nbits);
+    uint8_t *buf = limit_alloc(size);
+    limit_row r = {1e30, 1e30, 1e30, 1e30, 1e30, 1e30};
+    for (int run = 0; run < runs; run++) {
+        bloom_filter f;
+        bloom_init(buf, size, layout, nbits, k, 0, &f, NULL);
+        double t0 = now_ns();
+        for (uint64_t i = 0; i < n; i++)
+            bloom_add_hash(&f, bloom_hash_int64(present_key(i), 0));
+        double t1 = now_ns();
+        uint64_t hits = 0, j = 0;
+        for (uint64_t i = 0; i < probes; i++) {
+            hits += bloom_contains_hash(&f, bloom_hash_int64(present_key(j), 0));
+            j = j + 1 == n ? 0 : j + 1;
+        }
+        double t2 = now_ns();
+        for (uint64_t i = 0; i < probes; i++)
+            hits += bloom_contains_hash(&f, bloom_hash_int64(absent_key(i), 0));
+        double t3 = now_ns();
+        /* one probe at a time: the latency of a probe */
+        uint64_t last = 1;
+        j = 0;
+        for (uint64_t i = 0; i < probes; i++) {
+            last = bloom_contains_hash(&f, bloom_hash_int64(present_key(j ^ (last ^ 1)), 0));
+            hits += last;
+            j = j + 1 == n ? 0 : j + 1;
+            SERIALIZE();
+        }
+        double t3b = now_ns();
+        uint64_t hashes[LIMIT_BATCH];
+        bool out[LIMIT_BATCH];
+        j = 0;
+        for (uint64_t i = 0; i < probes; i += LIMIT_BATCH) {
+            for (int b = 0; b < LIMIT_BATCH; b++) {
+                hashes[b] = bloom_hash_int64(present_key(j), 0);
+                j = j + 1 == n ? 0 : j + 1;
+            }
+            bloom_contains_hashes(&f, hashes, LIMIT_BATCH, out);
+            for (int b = 0; b < LIMIT_BATCH; b++)
+                hits += out[b];
+        }
+        double t4 = now_ns();
+        for (uint64_t i = 0; i < probes; i += LIMIT_BATCH) {
+            for (int b = 0; b < LIMIT_BATCH; b++)
+                hashes[b] = bloom_hash_int64(absent_key(i + (uint64_t)b), 0);
+            bloom_contains_hashes(&f, hashes, LIMIT_BATCH, out);
+            for (int b = 0; b < LIMIT_BATCH; b++)
+                hits += out[b];
+        }
+        double t5 = now_ns();
+        sink += hits;
+        r.insert = fmin(r.insert, (t1 - t0) / (double)n);
+        r.member = fmin(r.member, (t2 - t1) / (double)probes);
+        r.absent = fmin(r.absent, (t3 - t2) / (double)probes);
+        r.dependent = fmin(r.dependent, (t3b - t3) / (double)probes);
+        r.batch_member = fmin(r.batch_member, (t4 - t3b) / (double)probes);
+        r.batch_absent = fmin(r.batch_absent, (t5 - t4) / (double)probes);
+    }
+    free(buf);
+    return r;
+}
+
+/* The textbook filter of the same bits and k, filled with its first
+ * `n` values (all of them unless the size makes that too slow). */
+static limit_row limit_textbook(uint64_t nbits, unsigned k, uint64_t n, uint64_t probes, int runs)
+{
+    size_t size = (size_t)((nbits + 7) / 8);
+    uint8_t *bits = limit_alloc(size);
+    textbook2 t = {nbits, k, bits};
+    limit_row r = {1e30, 1e30, 1e30, 1e30, 0, 0};
+    for (int run = 0; run < runs; run++) {
+        memset(bits, 0, size);
+        double t0 = now_ns();
+        for (uint64_t i = 0; i < n; i++)
+            textbook2_add(&t, present_key(i));
+        double t1 = now_ns();
+        uint64_t hits = 0, j = 0;
+        for (uint64_t i = 0; i < probes; i++) {
+            hits += (uint64_t)textbook2_contains(&t, present_key(j));
+            j = j + 1 == n ? 0 : j + 1;
+        }
+        double t2 = now_ns();
+        for (uint64_t i = 0; i < probes; i++)
+            hits += (uint64_t)textbook2_contains(&t, absent_key(i));
+        double t3 = now_ns();
+        uint64_t last = 1;
+        j = 0;
+        for (uint64_t i = 0; i < probes; i++) {
+            last = (uint64_t)textbook2_contains(&t, present_key(j ^ (last ^ 1)));
+            hits += last;
+            j = j + 1 == n ? 0 : j + 1;
+            SERIALIZE();
+        }
+        double t4 = now_ns();
+        sink += hits;
+        r.insert = fmin(r.insert, (t1 - t0) / (double)n);
+        r.member = fmin(r.member, (t2 - t1) / (double)probes);
+        r.absent = fmin(r.absent, (t3 - t2) / (double)probes);
+        r.dependent = fmin(r.dependent, (t4 - t3) / (double)probes);
+    }
+    free(bits);
+    return r;
+}
+
+static const char *verdict(int met)
+{
+    return met ? "met" : "missed";
+}
+
+static void bench_limits(int quick)
+{
+    struct {
+        const char *label;
+        uint64_t capacity, textbook_adds, probes;
+        int runs;
+    } scales[] = {
+        {"10^5 (in L2)", 100000, 100000, 2000000, 5},
+        {"10^7 (beyond L2)", 10000000, 10000000, 10000000, 2},
+        /* 2^32 bits, 512 MiB, either layout: beyond every cache of this
+         * machine.  Every filter full, the textbook's too (about a minute):
+         * in an emptier one its absent probes would stop at the first load. */
+        {"4 * 10^8 (beyond every cache)", 400000000, 400000000, 10000000, 1},
+    };
+    printf("## Probe and insert at the hardware limit, p = 0.01\n\n");
+    printf("ns per operation, CPU time, the best of several runs (one at 4 * 10^8), int64 keys "
+           "hashed canonically (a key's hash is part of every insert and probe).\n"
+           "- textbook: k positions h1 + i h2 mod m over a plain bit array (two XXH64 calls), "
+           "stopping at the first clear bit.\n"
+           "- one access: a pointer chase through a random cycle over the lines of a buffer as "
+           "big as the filter: the latency of one memory access to a region that size.\n"
+           "- one at a time: member probes, none started before the last has finished (lfence), "
+           "as when a database's scan does too much work between two rows for the CPU to "
+           "overlap their probes: the latency of a probe.\n"
+           "- batch: bloom_contains_hashes, 256 hashes a call.\n\n");
+    printf("| values | filter | size | ns/insert | ns/probe member | ns/probe absent "
+           "| ns/probe one at a time | ns/probe batch member | ns/probe batch absent |\n");
+    printf("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    limit_row blocked = {0}, text = {0};
+    double access = 0;
+    for (int s = 0; s < (quick ? 2 : 3); s++) {
+        uint64_t nbits[2];
+        unsigned k[2];
+        bloom_error err;
+        for (int layout = 0; layout < 2; layout++) {
+            if (bloom_params_for_capacity(layout, scales[s].capacity, 0.01, &nbits[layout],
+                                          &k[layout], &err) != BLOOM_OK) {
+                fprintf(stderr, "bench: %s\n", err.message);
+                exit(1);
+            }
+            limit_row r = limit_core(layout, nbits[layout], k[layout], scales[s].capacity,
+                                     scales[s].probes, scales[s].runs);
+            printf("| %s | core %s, k = %u | %.2f MiB | %.1f | %.1f | %.1f | %.1f | %.1f "
+                   "| %.1f |\n",
+                   scales[s].label, layout ? "blocked" : "classic", k[layout],
+                   (double)nbits[layout] / 8 / 1048576.0, r.insert, r.member, r.absent,
+                   r.dependent, r.batch_member, r.batch_absent);
+            fflush(stdout);
+            if (layout == BLOOM_LAYOUT_BLOCKED)
+                blocked = r;
+        }
+        text = limit_textbook(nbits[0], k[0], scales[s].textbook_adds, scales[s].probes,
+                              scales[s].runs);
+        printf("| | textbook, k = %u | %.2f MiB | %.1f | %.1f | %.1f | %.1f | | |\n", k[0],
+               (double)nbits[0] / 8 / 1048576.0, text.insert, text.member, text.absent,
+               text.dependent);
+        access = chase_ns((size_t)(nbits[1] / 8), scales[s].probes, scales[s].runs);
+        printf("| | one access (pointer chase) | %.2f MiB | | | | %.1f | | |\n",
+               (double)nbits[1] / 8 / 1048576.0, access);
+        fflush(stdout);
+    }
+    /* The goals, for a blocked filter beyond the caches (the last size). */
+    struct {
+        const char *what;
+        double value;
+        int at_least; /* goal: value >= goal, else value <= goal */
+        double goal;
+    } figures[] = {
+        {"textbook probe / core probe, members", text.member / blocked.member, 1, 5},
+        {"textbook probe / core probe, absent", text.absent / blocked.absent, 1, 5},
+        {"textbook probe / core batch probe, members", text.member / blocked.batch_member, 1, 5},
+        {"textbook probe / core batch probe, absent", text.absent / blocked.batch_absent, 1, 5},
+        {"textbook insert / core insert", text.insert / blocked.insert, 1, 0},
+        {"core probe one at a time / one access", blocked.dependent / access, 0, 1.5},
+        {"core probe / one access", blocked.member / access, 0, 0},
+        {"core batch probe / one access", blocked.batch_member / access, 0, 0},
+    };
+    printf("\n| core blocked, %s | ratio | goal | |\n", scales[quick ? 1 : 2].label);
+    printf("|---|---:|---:|---|\n");
+    for (size_t i = 0; i < sizeof figures / sizeof figures[0]; i++) {
+        printf("| %s | %.2fx |", figures[i].what, figures[i].value);
+        if (figures[i].goal == 0)
+            printf(" | |\n");
+        else
+            printf(" %s %gx | %s |\n", figures[i].at_least ? ">=" : "<=", figures[i].goal,
+                   verdict(figures[i].at_least ? figures[i].value >= figures[i].goal
+                                               : figures[i].value <= figures[i].goal));
+    }
+    printf("\n");
+    fflush(stdout);
+}
+
 int main(int argc, char **argv)
 {
     int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
@@ -332,12 +660,18 @@ int main(int argc, char **argv)
         bench_states(10000000);
         return 0;
     }
+    if (argc > 1 && strcmp(argv[1], "--limits") == 0) {
+        bench_limits(argc > 2 && strcmp(argv[2], "--quick") == 0);
+        return 0;
+    }
     if (argc > 1 && strcmp(argv[1], "--layouts") == 0) {
         bench_layouts(100000000);
         return 0;
     }
 
-    printf("## Core against a textbook filter (k seeded XXH64 calls and a modulo), p = 0.01\n\n");
+    bench_limits(quick);
+    printf("## Core against a textbook filter of k hash functions (k seeded XXH64 calls and a "
+           "modulo), p = 0.01\n\n");
     struct {
         const char *label;
         uint64_t capacity, textbook_adds, probes;

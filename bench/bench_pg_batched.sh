@@ -104,6 +104,11 @@ INSERT INTO queries (name, query, baseline) VALUES
   ('hash semi-join (fact 10M, dim 1%)', 'SELECT count(*), sum(amount) FROM batched_fact f WHERE f.k IN (SELECT k FROM batched_dim WHERE selected)', NULL),
   ('Bloom join recipe, row by row', 'SELECT batched_join(false)', 'hash semi-join (fact 10M, dim 1%)'),
   ('Bloom join recipe, batched', 'SELECT batched_join(true)', 'hash semi-join (fact 10M, dim 1%)');
+-- goals (issue 22): a stored filter beyond the caches within 1.5x hashint8
+CREATE TEMP TABLE goals (name text, goal float8);
+INSERT INTO goals VALUES
+  ('bloom_contains(f, y), f 10M classic, batched', 1.5),
+  ('bloom_contains(f, y), f 10M blocked, batched', 1.5);
 -- warm the cache
 SELECT count(*) FROM batched_t \\g /dev/null
 SELECT count(*) FROM batched_fact \\g /dev/null
@@ -126,8 +131,9 @@ CREATE TEMP TABLE results AS
 SELECT q.ord, q.name, q.baseline, percentile_disc(0.5) WITHIN GROUP (ORDER BY t.ms) AS ms
 FROM queries q JOIN timings t USING (name) GROUP BY q.ord, q.name, q.baseline;
 SELECT r.name AS "query ($ROWS rows)", round(r.ms::numeric, 1) AS "median ms",
-       CASE WHEN b.ms IS NULL THEN 'baseline' ELSE round((r.ms / b.ms)::numeric, 2) || 'x ' || b.name END AS "ratio"
-FROM results r LEFT JOIN results b ON b.name = r.baseline ORDER BY r.ord;
+       CASE WHEN b.ms IS NULL THEN 'baseline' ELSE round((r.ms / b.ms)::numeric, 2) || 'x ' || b.name END AS "ratio",
+       coalesce('<= ' || g.goal || 'x ' || CASE WHEN r.ms / b.ms <= g.goal THEN 'met' ELSE 'missed' END, '') AS "goal"
+FROM results r LEFT JOIN results b ON b.name = r.baseline LEFT JOIN goals g ON g.name = r.name ORDER BY r.ord;
 SELECT 'filter sizes: ' || string_agg(name || ' -> ' || pg_size_pretty(octet_length(f::bytea)::bigint), ', ' ORDER BY name) FROM batched_filters;
 SQL
 psql -c "DROP TABLE batched_t, batched_filters, batched_fact, batched_dim; DROP FUNCTION batched_probe(text, bool), batched_join(bool), batched_plan(text, bool)"

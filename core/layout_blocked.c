@@ -28,31 +28,113 @@ uint64_t blocked_block_index(const bloom_filter *f, uint64_t hash)
     return block_index(f, hash);
 }
 
-void blocked_add(bloom_filter *f, uint64_t hash)
+/* The bit a key sets in word i and word i + 1 of its block, as one mask
+ * over the two words read as a little-endian 64-bit word: a block is four
+ * such words, so a probe is four loads and four tests, not eight of each. */
+static inline uint64_t pair_mask(uint32_t key, int i)
 {
-    uint8_t *block = block_of(f, hash);
-    uint32_t key = (uint32_t)hash;
-    for (int i = 0; i < 8; i++) {
-        uint32_t bit = (key * salt[i]) >> 27;
-        block[4 * i + (bit >> 3)] |= (uint8_t)(1u << (bit & 7));
-    }
+    return (uint64_t)1 << ((key * salt[i]) >> 27) |
+           (uint64_t)1 << (32 + ((key * salt[i + 1]) >> 27));
 }
 
-/* Branch-free, as in the classic layout: the eight tests touch one line. */
+static inline void set_block(uint8_t *block, uint64_t hash)
+{
+    uint32_t key = (uint32_t)hash;
+    for (int i = 0; i < 8; i += 2)
+        store_le64(block + 4 * i, load_le64(block + 4 * i) | pair_mask(key, i));
+}
+
+/* Branch-free, as in the classic layout: the tests touch one line. */
 static inline bool test_block(const uint8_t *block, uint64_t hash)
 {
     uint32_t key = (uint32_t)hash;
-    unsigned all = 1;
-    for (int i = 0; i < 8; i++) {
-        uint32_t bit = (key * salt[i]) >> 27;
-        all &= (unsigned)(block[4 * i + (bit >> 3)] >> (bit & 7));
+    uint64_t missing = 0;
+    for (int i = 0; i < 8; i += 2)
+        missing |= pair_mask(key, i) & ~load_le64(block + 4 * i);
+    return missing == 0;
+}
+
+/* A probe is one line: prefetch the block of hash j + DISTANCE while
+ * testing hash j, so about DISTANCE misses overlap. */
+enum { DISTANCE = 16 };
+
+/* The probes, written once for each way of testing a block. */
+#define BLOCKED_PROBES(suffix, test, attributes)                                                   \
+    attributes static bool contains_##suffix(const bloom_filter *f, uint64_t hash)                 \
+    {                                                                                              \
+        return test(block_of(f, hash), hash);                                                      \
+    }                                                                                              \
+    attributes static void contains_many_##suffix(const bloom_filter *f,                           \
+                                                  const uint64_t *hashes, size_t n, bool *out)     \
+    {                                                                                              \
+        for (size_t j = 0; j < n && j < DISTANCE; j++)                                             \
+            BLOOM_PREFETCH_READ(block_of(f, hashes[j]));                                           \
+        for (size_t j = 0; j < n; j++) {                                                           \
+            if (j + DISTANCE < n)                                                                  \
+                BLOOM_PREFETCH_READ(block_of(f, hashes[j + DISTANCE]));                            \
+            out[j] = test(block_of(f, hashes[j]), hashes[j]);                                      \
+        }                                                                                          \
     }
-    return all & 1u;
+
+BLOCKED_PROBES(portable, test_block, )
+
+/* x86-64 with AVX2 (most x86-64 CPUs since 2013-2015; the build targets
+ * the baseline, so it is chosen at run time): the eight words of a block
+ * tested at once, the eight multiplies and shifts in one instruction each,
+ * a third of the instructions of the portable test.  The same answers:
+ * x86 is little-endian, as the words are. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && BLOOM_HOST_LE &&          \
+    !defined(BLOOM_PORTABLE) /* the core's tests run both */
+#include <immintrin.h>
+
+__attribute__((target("avx2"))) static inline __m256i mask_avx2(uint64_t hash)
+{
+    const __m256i salts = _mm256_loadu_si256((const __m256i *)(const void *)salt);
+    __m256i key = _mm256_set1_epi32((int)(uint32_t)hash);
+    __m256i bit = _mm256_srli_epi32(_mm256_mullo_epi32(key, salts), 27);
+    return _mm256_sllv_epi32(_mm256_set1_epi32(1), bit);
+}
+
+__attribute__((target("avx2"))) static inline bool test_block_avx2(const uint8_t *block,
+                                                                   uint64_t hash)
+{
+    __m256i words = _mm256_loadu_si256((const __m256i *)(const void *)block);
+    return _mm256_testc_si256(words, mask_avx2(hash)) != 0; /* mask & ~words == 0 */
+}
+
+__attribute__((target("avx2"))) static void add_avx2(bloom_filter *f, uint64_t hash)
+{
+    __m256i *block = (__m256i *)(void *)block_of(f, hash);
+    _mm256_storeu_si256(block, _mm256_or_si256(_mm256_loadu_si256(block), mask_avx2(hash)));
+}
+
+BLOCKED_PROBES(avx2, test_block_avx2, __attribute__((target("avx2"))))
+
+static bool have_avx2;
+
+__attribute__((constructor)) static void detect_avx2(void)
+{
+    __builtin_cpu_init();
+    have_avx2 = __builtin_cpu_supports("avx2");
+}
+#else
+static const bool have_avx2 = false;
+#define contains_avx2 contains_portable
+#define contains_many_avx2 contains_many_portable
+#define add_avx2(f, hash) set_block(block_of(f, hash), hash)
+#endif
+
+void blocked_add(bloom_filter *f, uint64_t hash)
+{
+    if (have_avx2)
+        add_avx2(f, hash);
+    else
+        set_block(block_of(f, hash), hash);
 }
 
 bool blocked_contains(const bloom_filter *f, uint64_t hash)
 {
-    return test_block(block_of(f, hash), hash);
+    return have_avx2 ? contains_avx2(f, hash) : contains_portable(f, hash);
 }
 
 bool blocked_block_contains(const uint8_t *block, uint64_t hash)
@@ -60,19 +142,12 @@ bool blocked_block_contains(const uint8_t *block, uint64_t hash)
     return test_block(block, hash);
 }
 
-/* A probe is one line: prefetch the block of hash j + DISTANCE while
- * testing hash j, so about DISTANCE misses overlap. */
-enum { DISTANCE = 16 };
-
 void blocked_contains_many(const bloom_filter *f, const uint64_t *hashes, size_t n, bool *out)
 {
-    for (size_t j = 0; j < n && j < DISTANCE; j++)
-        BLOOM_PREFETCH_READ(block_of(f, hashes[j]));
-    for (size_t j = 0; j < n; j++) {
-        if (j + DISTANCE < n)
-            BLOOM_PREFETCH_READ(block_of(f, hashes[j + DISTANCE]));
-        out[j] = test_block(block_of(f, hashes[j]), hashes[j]);
-    }
+    if (have_avx2)
+        contains_many_avx2(f, hashes, n, out);
+    else
+        contains_many_portable(f, hashes, n, out);
 }
 
 enum { BATCH = 16 };

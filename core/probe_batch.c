@@ -19,3 +19,23 @@ void bloom_contains_hashes(const bloom_filter *f, const uint64_t *hashes, size_t
             out[i] = bloom_contains_hash(f, hashes[i]);
     }
 }
+
+void bloom_prefetch_hash(const bloom_filter *f, uint64_t hash)
+{
+    if (f->layout == BLOOM_LAYOUT_BLOCKED) {
+        const uint8_t *block = f->bits + blocked_block_index(f, hash) * (BLOOM_BLOCK_BITS / 8);
+        /* both ends: a block straddles two lines when the bits are not
+         * 32-byte aligned (a varlena's are 4 bytes off) */
+        BLOOM_PREFETCH_READ(block);
+        BLOOM_PREFETCH_READ(block + BLOOM_BLOCK_BITS / 8 - 1);
+        return;
+    }
+    if (f->layout != BLOOM_LAYOUT_CLASSIC && f->layout != BLOOM_LAYOUT_COUNTING)
+        return;
+    uint64_t bits[BLOOM_MAX_NHASHES];
+    classic_probe_bits(f, hash, bits);
+    /* counting: counter i is the nibble of byte i / 2 */
+    unsigned shift = f->layout == BLOOM_LAYOUT_COUNTING ? 1 : 3;
+    for (unsigned i = 0; i < f->nhashes; i++)
+        BLOOM_PREFETCH_READ(f->bits + (bits[i] >> shift));
+}

@@ -5,9 +5,10 @@
  * memory miss per row: the next row's key is unknown until the current row
  * is returned.  This scan reads up to BLOOM_PROBE_BATCH visible rows,
  * keeping their tuple headers (the tuples stay in their pinned pages),
- * hashes their keys as bloom_contains does (hashing.c),
- * probes them all with the core's prefetching batch probe, and returns the
- * survivors one by one through ExecScan, which checks the other quals and
+ * hashes their keys as bloom_contains does (hashing.c), asks for the lines
+ * each key's probe reads as soon as it is hashed (bloom_prefetch_hash: the
+ * misses overlap the reading of the next rows), probes them all, and
+ * returns the survivors one by one through ExecScan, which checks the other quals and
  * projects.  Rows whose key or filter is NULL are not returned (the function
  * is STRICT, so the qual is NULL there).
  *
@@ -206,9 +207,19 @@ read_filter(BatchedProbeState *state)
 	{
 		/* a TOASTed filter (a stored one) is read whole, once */
 		flat = pg_detoast_datum((struct varlena *) DatumGetPointer(value));
-		bloom_parse_stored(VARDATA(flat), VARSIZE(flat) - VARHDRSZ, &state->filter);
 		state->filter_bytes = VARSIZE(flat);
 		state->prefetch = state->filter_bytes >= (Size) bloomfilter_batched_probe_min_size * 1024;
+		if (state->filter_bytes >= BLOOM_PG_ALIGN_MIN_BYTES)
+		{
+			const char *data;
+
+			(void) bloom_aligned_copy(flat, state->filter_cxt, &data);
+			bloom_parse_stored(data, VARSIZE(flat) - VARHDRSZ, &state->filter);
+			if (flat != (struct varlena *) DatumGetPointer(value))
+				pfree(flat);
+		}
+		else
+			bloom_parse_stored(VARDATA(flat), VARSIZE(flat) - VARHDRSZ, &state->filter);
 	}
 	MemoryContextSwitchTo(old);
 	state->filter_ready = true;
@@ -273,17 +284,18 @@ next_batch(BatchedProbeState *state)
 		if (!isnull)
 		{
 			state->hashes[nkeys] = bloom_hash_value(&state->hasher, key, state->filter.seed);
+			/* the fetch starts now, under the next rows' reads */
+			if (state->prefetch)
+				bloom_prefetch_hash(&state->filter, state->hashes[nkeys]);
 			rows[nkeys++] = n;
 		}
 		n++;
 	}
 	MemoryContextSwitchTo(old);
 
-	if (state->prefetch)
-		bloom_contains_hashes(&state->filter, state->hashes, (size_t) nkeys, state->hits);
-	else
-		for (int i = 0; i < nkeys; i++)
-			state->hits[i] = bloom_contains_hash(&state->filter, state->hashes[i]);
+	/* a big filter's lines were fetched as the rows were read */
+	for (int i = 0; i < nkeys; i++)
+		state->hits[i] = bloom_contains_hash(&state->filter, state->hashes[i]);
 	for (int i = 0; i < nkeys; i++)
 		if (state->hits[i])
 			state->survivors[state->nsurvivors++] = rows[i];

@@ -133,7 +133,7 @@ typedef struct BloomArgCache
 	bool		is_ondisk;		/* key is `toast`; else key is `raw` */
 	varatt_external toast;
 	struct varlena *raw;		/* copy of an inline compressed datum */
-	struct varlena *flat;		/* detoasted value, in fn_mcxt */
+	void	   *flat;			/* detoasted value (or its aligned copy), in fn_mcxt */
 	bloom_filter view;			/* parsed view of flat */
 	/* the last plain (in-memory, uncompressed) value parsed here */
 	const uint8 *plain_data;
@@ -150,6 +150,23 @@ typedef struct BloomArgCache
 
 /* Validate the payload of a bloom datum; errors as DATA_CORRUPTED. */
 extern void bloom_parse_stored(const void *data, Size len, bloom_filter *out);
+
+/*
+ * Filters from this size on are probed beyond the L2 cache, a memory miss
+ * a probe: a cached whole copy of one is made cache-aligned
+ * (bloom_aligned_copy).
+ */
+#define BLOOM_PG_ALIGN_MIN_BYTES (1024 * 1024)
+
+/*
+ * A copy of a detoasted filter's bytes (VARDATA(flat)) in cxt whose bits
+ * start on a cache line, in huge pages where the kernel has them: a
+ * varlena's data is 4 bytes past an aligned address, so half the 32-byte
+ * blocks of a blocked filter would straddle two lines (two misses a probe),
+ * and a big filter in small pages adds a TLB miss to most probes.  Returns
+ * the allocation (for pfree); *data is the filter's bytes in it.
+ */
+extern void *bloom_aligned_copy(const struct varlena *flat, MemoryContext cxt, const char **data);
 
 /* Raise the core's error, if any: bloom_raise(err, BLOOM_SOURCE_BINARY, what). */
 static inline void

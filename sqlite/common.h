@@ -73,26 +73,38 @@ int bf_filter_arg(sqlite3_context *ctx, sqlite3_value **argv, int i, const char 
                   bloom_filter *out);
 
 /* What a constant filter argument keeps between rows (auxdata): its parsed
- * header.  The bytes stay SQLite's, so bits is refreshed on every call. */
+ * header.  The bytes stay SQLite's, so bits is refreshed on every call,
+ * until a big filter has been probed often enough to pay for a copy of its
+ * own (bf_filter_cache_copy): bits then point into the copy. */
 typedef struct bf_filter_cache {
     bloom_filter view;
+    uint64_t calls, copy_after; /* calls so far; the call that copies */
+    void *copy;                 /* the copy's allocation, or NULL */
 } bf_filter_cache;
+
+/* Copy the filter cache->view shows so that its bits start on a cache line,
+ * in huge pages where the kernel has them (values.c). */
+void bf_filter_cache_copy(bf_filter_cache *cache);
 
 /* The per-row case of bf_filter_arg, inline: argument i is a constant
  * filter already parsed for this statement; NULL in every other case.
  * SQLite keeps auxdata only while the argument's value cannot change, so
- * the cached header still describes the blob; its address is read again,
- * SQLite being free to move it. */
+ * the cached header (and a copy) still describes the blob; its address is
+ * read again, SQLite being free to move it. */
 static inline const bloom_filter *bf_cached_filter_arg(sqlite3_context *ctx,
                                                        sqlite3_value **argv, int i)
 {
     bf_filter_cache *cached = sqlite3_get_auxdata(ctx, i);
     if (cached == NULL)
         return NULL;
+    if (cached->copy != NULL)
+        return &cached->view;
     const uint8_t *bytes = sqlite3_value_blob(argv[i]);
     if (bytes == NULL)
         return NULL;
     cached->view.bits = (uint8_t *)bytes + BLOOM_HEADER_SIZE;
+    if (++cached->calls == cached->copy_after)
+        bf_filter_cache_copy(cached);
     return &cached->view;
 }
 /* A filter from bytes that need no cache (aggregate inputs). */
