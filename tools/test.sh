@@ -10,14 +10,15 @@
 #
 # A suite says in its header when it runs: "# scope: once" (the default),
 # "# scope: each major" (once per PostgreSQL major, with PG set), or
-# "# scope: all majors" (once, after them, with PG set to the list).  Each
-# suite prints "ok - ", "FAILED - ", "skip - " and "note: " lines and ends
-# with "<suite>: N passed, M failed[, K skipped]"; those lines are shown
+# "# scope: all majors" (once, with PG set to the list, once every major has
+# started).  Each suite prints "ok - ", "FAILED - ", "skip - " and "note: "
+# lines and ends with "<suite>: N passed, M failed[, K skipped]"; those lines are shown
 # here, everything else it prints goes to its log in build/test/logs/.  A
 # suite that dies without its closing line counts as one failure.
 #
-# The majors run BLOOM_TEST_JOBS at a time (default 2): a suite mostly waits
-# on one server, so one major alone leaves a core idle.  Each major has its
+# The majors run BLOOM_TEST_JOBS at a time (default 2), then the suites over
+# all majors (the packages) beside the last: a suite mostly waits on one
+# server, so one major alone leaves a core idle.  Each major has its
 # own build directory, installed copy, clusters (free ports) and output
 # directory; its lines are shown prefixed with "[MAJOR] ".
 set -u
@@ -110,22 +111,28 @@ jobs_max=${BLOOM_TEST_JOBS:-2}
 # time: the SQLite extension (cross, parquet, doc tests).
 make --no-print-directory sqlite >build/test/logs/sqlite-build.log 2>&1 ||
     echo "note: make sqlite failed (build/test/logs/sqlite-build.log); the suites that need it will say so"
+# The suites over all majors (the packages) take the next free slot once
+# every major has started: they need the majors' servers, not their suites.
 running=0
-for major in $majors; do
+take_slot() {
     if [ "$running" -ge "$jobs_max" ]; then
         wait -n
         running=$((running - 1))
     fi
+    running=$((running + 1))
+}
+for major in $majors; do
+    take_slot
     # sed -u: each line as it comes, marked with its major
     (run_major "$major" 2>&1 | sed -u "s/^/[$major] /") &
-    running=$((running + 1))
 done
-wait
 for suite in tools/suites/*.sh; do
     selected "$suite" && [ "$(scope_of "$suite")" = "all majors" ] || continue
     name=$(basename "$suite" .sh)
-    PG="$majors" run_suite "${name#[0-9][0-9]-}" "$suite"
+    take_slot
+    (PG="$majors" run_suite "${name#[0-9][0-9]-}" "$suite" 2>&1 | sed -u "s/^/[all] /") &
 done
+wait
 
 echo "=== summary ($(( (SECONDS - start) / 60 )) min $(( (SECONDS - start) % 60 )) s)"
 cut -f 2- "$results"
