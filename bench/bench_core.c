@@ -562,6 +562,13 @@ static limit_row limit_textbook(uint64_t nbits, unsigned k, uint64_t n, uint64_t
     return r;
 }
 
+/* A size the core and the textbook filter are measured at. */
+typedef struct bench_scale {
+    const char *label;
+    uint64_t capacity, textbook_adds, probes;
+    int runs;
+} bench_scale;
+
 static const char *verdict(int met)
 {
     return met ? "met" : "missed";
@@ -569,11 +576,7 @@ static const char *verdict(int met)
 
 static void bench_limits(int quick)
 {
-    struct {
-        const char *label;
-        uint64_t capacity, textbook_adds, probes;
-        int runs;
-    } scales[] = {
+    const bench_scale scales[] = {
         {"10^5 (in L2)", 100000, 100000, 2000000, 5},
         {"10^7 (beyond L2)", 10000000, 10000000, 10000000, 2},
         /* 2^32 bits, 512 MiB, either layout: beyond every cache of this
@@ -678,11 +681,7 @@ int main(int argc, char **argv)
     bench_limits(quick);
     printf("## Core against a textbook filter of k hash functions (k seeded XXH64 calls and a "
            "modulo), p = 0.01\n\n");
-    struct {
-        const char *label;
-        uint64_t capacity, textbook_adds, probes;
-        int runs;
-    } scales[] = {
+    const bench_scale scales[] = {
         {"in L1 cache: 10^4 values, 16 KiB", 10000, 10000, 1000000, 5},
         {"in L2 cache: 10^5 values, 128 KiB (blocked 256 KiB)", 100000, 100000, 1000000, 5},
         /* 2^31 bits, 256 MiB: the size class of 220M values at 1% (classic,
