@@ -209,17 +209,8 @@ read_filter(BatchedProbeState *state)
 		flat = pg_detoast_datum((struct varlena *) DatumGetPointer(value));
 		state->filter_bytes = VARSIZE(flat);
 		state->prefetch = state->filter_bytes >= (Size) bloomfilter_batched_probe_min_size * 1024;
-		if (state->filter_bytes >= BLOOM_PG_ALIGN_MIN_BYTES)
-		{
-			const char *data;
-
-			(void) bloom_aligned_copy(flat, state->filter_cxt, &data);
-			bloom_parse_stored(data, VARSIZE(flat) - VARHDRSZ, &state->filter);
-			if (flat != (struct varlena *) DatumGetPointer(value))
-				pfree(flat);
-		}
-		else
-			bloom_parse_stored(VARDATA(flat), VARSIZE(flat) - VARHDRSZ, &state->filter);
+		(void) bloom_parse_flat(flat, flat != (struct varlena *) DatumGetPointer(value),
+								state->filter_cxt, &state->filter);
 	}
 	MemoryContextSwitchTo(old);
 	state->filter_ready = true;

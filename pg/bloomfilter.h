@@ -154,19 +154,20 @@ extern void bloom_parse_stored(const void *data, Size len, bloom_filter *out);
 /*
  * Filters from this size on are probed beyond the L2 cache, a memory miss
  * a probe: a cached whole copy of one is made cache-aligned
- * (bloom_aligned_copy).
+ * (bloom_parse_flat).
  */
 #define BLOOM_PG_ALIGN_MIN_BYTES (1024 * 1024)
 
 /*
- * A copy of a detoasted filter's bytes (VARDATA(flat)) in cxt whose bits
- * start on a cache line, in huge pages where the kernel has them: a
- * varlena's data is 4 bytes past an aligned address, so half the 32-byte
- * blocks of a blocked filter would straddle two lines (two misses a probe),
- * and a big filter in small pages adds a TLB miss to most probes.  Returns
- * the allocation (for pfree); *data is the filter's bytes in it.
+ * Parse a detoasted filter.  One of BLOOM_PG_ALIGN_MIN_BYTES or more is
+ * first copied into cxt with its bits on a cache line, in huge pages where
+ * the kernel has them (a varlena's data is 4 bytes past an aligned address,
+ * so half the 32-byte blocks of a blocked filter would straddle two lines,
+ * and a big filter in small pages adds a TLB miss to most probes); flat is
+ * then freed if free_flat.  Returns what holds the bits (flat or the copy).
  */
-extern void *bloom_aligned_copy(const struct varlena *flat, MemoryContext cxt, const char **data);
+extern void *bloom_parse_flat(struct varlena *flat, bool free_flat, MemoryContext cxt,
+							  bloom_filter *out);
 
 /* Raise the core's error, if any: bloom_raise(err, BLOOM_SOURCE_BINARY, what). */
 static inline void

@@ -214,18 +214,27 @@ bloom_parse_stored(const void *data, Size len, bloom_filter *out)
 }
 
 void *
-bloom_aligned_copy(const struct varlena *flat, MemoryContext cxt, const char **data)
+bloom_parse_flat(struct varlena *flat, bool free_flat, MemoryContext cxt, bloom_filter *out)
 {
 	Size		len = VARSIZE(flat) - VARHDRSZ;
-	Size		alloc = len + 2 * PG_CACHE_LINE_SIZE;
-	char	   *raw = MemoryContextAllocHuge(cxt, alloc);
-	char	   *start = (char *) TYPEALIGN(PG_CACHE_LINE_SIZE, raw + BLOOM_HEADER_SIZE) -
-		BLOOM_HEADER_SIZE;
+	Size		alloc;
+	char	   *raw;
+	char	   *start;
 
+	if (VARSIZE(flat) < BLOOM_PG_ALIGN_MIN_BYTES)
+	{
+		bloom_parse_stored(VARDATA(flat), len, out);
+		return flat;
+	}
+	alloc = len + 2 * PG_CACHE_LINE_SIZE;
+	raw = MemoryContextAllocHuge(cxt, alloc);
+	start = (char *) TYPEALIGN(PG_CACHE_LINE_SIZE, raw + BLOOM_HEADER_SIZE) - BLOOM_HEADER_SIZE;
 	StaticAssertStmt(BLOOM_HEADER_SIZE <= PG_CACHE_LINE_SIZE, "the header fits before a line");
 	bloom_advise_huge_pages(raw, alloc);	/* before the first touch */
 	memcpy(start, VARDATA(flat), len);
-	*data = start;
+	bloom_parse_stored(start, len, out);
+	if (free_flat)
+		pfree(flat);
 	return raw;
 }
 
@@ -271,19 +280,7 @@ bloom_read_arg(FunctionCallInfo fcinfo, int argno, BloomArgCache *cache, bloom_f
 			memcpy(cache->raw, p, VARSIZE(p));
 		}
 		MemoryContextSwitchTo(old);
-		if (VARSIZE(flat) >= BLOOM_PG_ALIGN_MIN_BYTES)
-		{
-			const char *data;
-
-			cache->flat = bloom_aligned_copy(flat, fcinfo->flinfo->fn_mcxt, &data);
-			bloom_parse_stored(data, VARSIZE(flat) - VARHDRSZ, out);
-			pfree(flat);
-		}
-		else
-		{
-			cache->flat = flat;
-			bloom_parse_stored(VARDATA(flat), VARSIZE(flat) - VARHDRSZ, out);
-		}
+		cache->flat = bloom_parse_flat(flat, true, fcinfo->flinfo->fn_mcxt, out);
 		cache->view = *out;
 		cache->is_ondisk = ondisk;
 		if (ondisk)
