@@ -90,6 +90,7 @@ static const char hex_pairs[] =
 	HEX_PAIRS_OF("4") HEX_PAIRS_OF("5") HEX_PAIRS_OF("6") HEX_PAIRS_OF("7")
 	HEX_PAIRS_OF("8") HEX_PAIRS_OF("9") HEX_PAIRS_OF("a") HEX_PAIRS_OF("b")
 	HEX_PAIRS_OF("c") HEX_PAIRS_OF("d") HEX_PAIRS_OF("e") HEX_PAIRS_OF("f");
+#undef HEX_PAIRS_OF
 
 char *
 bloom_hex_out(Datum value)
