@@ -128,6 +128,19 @@ bool classic_contains(const bloom_filter *f, uint64_t hash)
 #undef CONTAINS
 }
 
+/* The k bit positions of a hash, written out for a k the compiler knows. */
+static inline __attribute__((always_inline)) void positions_k(uint64_t hash, uint64_t m, unsigned k,
+                                                              uint64_t *out)
+{
+    uint64_t x = hash, y = second_hash(hash);
+    UNROLL
+    for (unsigned i = 0; i < k; i++) {
+        out[i] = mulhi64(x, m);
+        x += y;
+        y += i + 1;
+    }
+}
+
 /* A filter larger than the cache costs a miss per bit set: the positions of
  * hash j + AHEAD are computed and fetched while hash j's bits are set, so
  * about AHEAD hashes' misses are in flight all the time (computing a batch
@@ -147,14 +160,9 @@ static inline __attribute__((always_inline)) void add_many_k(bloom_filter *f, co
             for (unsigned i = 0; i < k; i++)
                 set_bit(f->bits, slot[i]);
         if (j < n) {
-            uint64_t x = hashes[j], y = second_hash(x);
-            UNROLL
-            for (unsigned i = 0; i < k; i++) {
-                slot[i] = mulhi64(x, m);
+            positions_k(hashes[j], m, k, slot);
+            for (unsigned i = 0; i < k; i++)
                 BLOOM_PREFETCH_READ(f->bits + (slot[i] >> 3));
-                x += y;
-                y += i + 1;
-            }
         }
     }
 }
@@ -168,12 +176,7 @@ void classic_add_many(bloom_filter *f, const uint64_t *hashes, size_t n)
 
 void classic_probe_bits(const bloom_filter *f, uint64_t hash, uint64_t *bits)
 {
-    uint64_t x = hash, y = second_hash(hash), m = f->nbits;
-    for (unsigned i = 0; i < f->nhashes; i++) {
-        bits[i] = mulhi64(x, m);
-        x += y;
-        y += i + 1;
-    }
+    positions_k(hash, f->nbits, f->nhashes, bits);
 }
 
 /* The probes of a batch: the positions of hash j + DISTANCE are computed and
