@@ -301,9 +301,14 @@ bloom_status bloom_builder_distinct(bloom_builder *b, uint64_t *out, bloom_error
 
 bloom_status bloom_builder_result_size(bloom_builder *b, size_t *out, bloom_error *err)
 {
-    bloom_status st = builder_settle(b, err);
-    if (st == BLOOM_OK && !b->sized)
-        st = builder_choose_size(b, err);
+    bloom_status st = BLOOM_OK;
+    if (!b->sized) {
+        st = flush_pending(b, err);
+        if (st == BLOOM_OK && !builder_size_from_bounds(b))
+            st = builder_settle(b, err);
+        if (st == BLOOM_OK && !b->sized)
+            st = builder_choose_size(b, err);
+    }
     if (st != BLOOM_OK)
         return st;
     *out = b->result_bytes;

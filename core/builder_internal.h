@@ -201,13 +201,17 @@ typedef bloom_status (*batch_visitor)(void *ctx, const uint64_t *hashes, size_t 
 bloom_status builder_visit_all(const bloom_builder *b, batch_visitor visit, void *ctx,
                                bloom_error *err);
 
-/* Adds every stored hash (settled) to f. */
+/* Adds every stored hash to f (settled, or sized by
+ * builder_size_from_bounds: then a hash may come more than once). */
 void builder_add_all(const bloom_builder *b, bloom_filter *f);
 
 /* ---- the final size (builder_sizing.c) ---- */
 
 /* Sets b->nbits and b->nhashes for the settled set. */
 bloom_status builder_choose_size(bloom_builder *b, bloom_error *err);
+/* Sets them without settling when bounds on the distinct count already fix
+ * the size; false (nothing set) when they do not. */
+bool builder_size_from_bounds(bloom_builder *b);
 
 BLOOM_HIDDEN_END
 

@@ -110,3 +110,81 @@ bloom_status builder_choose_size(bloom_builder *b, bloom_error *err)
     b->sized = true;
     return BLOOM_OK;
 }
+
+/* A lower bound on a partition's distinct hashes without sorting them:
+ * each sets one bit of a bitmap of about 8 bits a hash, and the set bits
+ * are at most the distinct hashes, whatever the hashes (about 96% of them
+ * for hashes that spread).  Its settled prefix, sorted and distinct, is
+ * another. */
+static uint64_t part_distinct_at_least(const part *p, uint64_t *bitmap, size_t words)
+{
+    memset(bitmap, 0, words * 8);
+    const uint64_t mask = words * 64 - 1;
+    part_reader r;
+    const uint64_t *h;
+    size_t len;
+    for (part_reader_start(&r, p, 0); (len = part_reader_next(&r, &h, SIZE_MAX)) > 0;)
+        for (size_t i = 0; i < len; i++)
+            bitmap[(h[i] & mask) >> 6] |= UINT64_C(1) << (h[i] & 63);
+    uint64_t ones = 0;
+    for (size_t w = 0; w < words; w++)
+        ones += (uint64_t)__builtin_popcountll(bitmap[w]);
+    return ones > p->settled ? ones : p->settled;
+}
+
+/*
+ * The final pass over the partitions' tails is there to count: a filter
+ * gets the same bits from a hash added twice (classic and blocked; a
+ * counting filter would count it twice).  The partitions are disjoint, so
+ * their lower bounds add up to one on the distinct count, and every hash
+ * held (tails, front) is an upper bound.  Both ends in one size class fix
+ * the count's class too (the class grows with the count), so the size is
+ * known without the pass, which took 70-80 ms of a 700 ms bloom_agg at 10^7
+ * distinct values; the bounds take about 20.  Only past the trial sizes,
+ * and while the hashes held exceed the lower bound by at most an eighth, so
+ * that the finish adds few hashes twice.
+ */
+bool builder_size_from_bounds(bloom_builder *b)
+{
+    if ((b->layout != BLOOM_LAYOUT_CLASSIC && b->layout != BLOOM_LAYOUT_BLOCKED) ||
+        b->store == NULL || b->store->npending != 0)
+        return false;
+    uint64_t upper = builder_stored_count(b), nbits_upper, nbits_lower;
+    unsigned k_upper, k_lower;
+    if (upper <= VERIFY_LIMIT ||
+        bloom_params_for_capacity(b->layout, upper, b->fpr, &nbits_upper, &k_upper, NULL) !=
+            BLOOM_OK ||
+        bloom_check_host_size(bloom_layout_size(b->layout, nbits_upper), b->max_bytes, NULL) !=
+            BLOOM_OK)
+        return false;
+    size_t largest = 0;
+    for (unsigned i = 0; i < NPARTS; i++)
+        if (part_count(&b->store->parts[i]) > largest)
+            largest = part_count(&b->store->parts[i]);
+    size_t words = 1;
+    while (words * 8 < largest) /* 8 bits a hash: words * 64 >= 8 * largest */
+        words *= 2;
+    if (builder_reserve_scratch(b, words * 8, NULL) != BLOOM_OK)
+        return false;
+    /* Hashes spread evenly over the partitions: when the first sixteenth
+     * already holds more repeats than the bound allows, so does the rest,
+     * and the pass settles them anyway. */
+    uint64_t lower = 0, held = 0;
+    for (unsigned i = 0; i < NPARTS; i++) {
+        builder_check_interrupts(b);
+        lower += part_distinct_at_least(&b->store->parts[i], b->scratch, words);
+        held += part_count(&b->store->parts[i]);
+        if (i + 1 == NPARTS / 16 && held - lower > lower / 8)
+            return false;
+    }
+    if (lower <= VERIFY_LIMIT || upper - lower > lower / 8 ||
+        bloom_params_for_capacity(b->layout, lower, b->fpr, &nbits_lower, &k_lower, NULL) !=
+            BLOOM_OK ||
+        nbits_lower != nbits_upper || k_lower != k_upper)
+        return false;
+    b->nbits = nbits_upper;
+    b->nhashes = k_upper;
+    b->result_bytes = bloom_layout_size(b->layout, nbits_upper);
+    b->sized = true;
+    return true;
+}

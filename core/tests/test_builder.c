@@ -4,6 +4,8 @@
  */
 #include "util.h"
 
+#include "builder_internal.h" /* whether a size skipped the final pass */
+
 #include <math.h>
 #include <setjmp.h>
 #include <string.h>
@@ -446,12 +448,75 @@ static void test_cancel_hook(void)
     CHECK(heap.live == 0);
 }
 
+/* Whether every partition is settled (the final pass ran). */
+static bool all_settled(const bloom_builder *b)
+{
+    for (unsigned i = 0; b->store != NULL && i < NPARTS; i++)
+        if (part_count(&b->store->parts[i]) != b->store->parts[i].settled)
+            return false;
+    return true;
+}
+
+/* Sized from bounds on the distinct count, without the final pass, a
+ * builder gives the bytes of the same builder settled first: with every
+ * hash distinct, with an eighth's worth of repeats in the tails (added
+ * twice by the finish), and when the repeats are too many for the bounds
+ * (the pass runs).  The first two must skip the pass, or this tests
+ * nothing. */
+static void check_bounds_equal_settled(int layout, uint64_t n, uint64_t repeats, bool skips)
+{
+    counting_heap heap = {0, 0, -1};
+    bloom_allocator alloc = counting_allocator(&heap);
+    bloom_builder *bounded, *settled;
+    CHECK(bloom_builder_create(&alloc, layout, 0.01, 3, &bounded, NULL) == BLOOM_OK);
+    CHECK(bloom_builder_create(&alloc, layout, 0.01, 3, &settled, NULL) == BLOOM_OK);
+    for (uint64_t i = 0; i < n + repeats; i++) {
+        uint64_t h = key_at(130, i < n ? i : i - n);
+        if (bloom_builder_add_hash(bounded, h, NULL) != BLOOM_OK ||
+            bloom_builder_add_hash(settled, h, NULL) != BLOOM_OK)
+            abort();
+    }
+    uint64_t distinct;
+    CHECK(bloom_builder_distinct(settled, &distinct, NULL) == BLOOM_OK && distinct == n);
+    bloom_filter want, got;
+    uint8_t *want_buf = finish(settled, &want);
+    uint8_t *got_buf = finish(bounded, &got);
+    CHECK_MSG(all_settled(bounded) != skips, "%s n=%llu repeats=%llu: the final pass %s",
+              bloom_layout_name(layout), (unsigned long long)n, (unsigned long long)repeats,
+              skips ? "ran" : "was skipped");
+    CHECK(got.nbits == want.nbits && got.nhashes == want.nhashes);
+    CHECK(memcmp(want_buf, got_buf, bloom_serialized_size(want.nbits)) == 0);
+    /* a second finish of the same builder, and its count, agree */
+    free(got_buf);
+    got_buf = finish(bounded, &got);
+    CHECK(memcmp(want_buf, got_buf, bloom_serialized_size(want.nbits)) == 0);
+    CHECK(bloom_builder_distinct(bounded, &distinct, NULL) == BLOOM_OK && distinct == n);
+    bloom_builder_destroy(bounded);
+    bloom_builder_destroy(settled);
+    CHECK(heap.live == 0);
+    free(want_buf);
+    free(got_buf);
+}
+
+static void test_size_from_bounds(void)
+{
+    check_bounds_equal_settled(BLOOM_LAYOUT_CLASSIC, 3000000, 0, true);
+    check_bounds_equal_settled(BLOOM_LAYOUT_CLASSIC, 3000000, 100000, true);
+    check_bounds_equal_settled(BLOOM_LAYOUT_CLASSIC, 3000000, 1500000, false);
+    check_bounds_equal_settled(BLOOM_LAYOUT_BLOCKED, 3000000, 0, true);
+    check_bounds_equal_settled(BLOOM_LAYOUT_BLOCKED, 3000000, 100000, true);
+    /* a counting filter would count a repeat twice: always the pass */
+    check_bounds_equal_settled(BLOOM_LAYOUT_COUNTING, 3000000, 100000, false);
+}
+
 const test_case builder_tests[] = {
     {"builder: the cancel hook runs in every long step, and may longjmp", test_cancel_hook},
     {"builder: size and rate targets at 1, 100, 10^4 values", test_targets_small},
     {"builder: size and rate targets at 10^6, 10^7 values", test_targets_large},
     {"builder: blocked layout targets", test_targets_blocked},
     {"builder: merged partials equal the serial result", test_merge_equals_serial},
+    {"builder: sized from bounds on the count, the bytes of the settled builder",
+     test_size_from_bounds},
     {"builder: serialize midway and go on", test_serialize_midway},
     {"builder: malformed states rejected", test_malformed_states},
     {"builder: merging mismatched builders fails", test_merge_mismatch},
