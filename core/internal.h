@@ -106,6 +106,28 @@ double classic_estimate_fpr(const bloom_filter *f);
 /* The k bit positions a value of this hash sets, in probe order. */
 void classic_probe_bits(const bloom_filter *f, uint64_t hash, uint64_t *bits);
 void classic_contains_many(const bloom_filter *f, const uint64_t *hashes, size_t n, bool *out);
+/* Filling a classic filter beyond the L2 cache a region at a time: each
+ * position waits in its 256 KiB region's bucket, and a full bucket sets its
+ * bits while the region stays in L2 (a line comes from memory about once per
+ * 8 of its positions, not once per position).  For power-of-two sizes of
+ * CLASSIC_REGIONS_MIN to CLASSIC_REGIONS_MAX regions (8 to 64 MiB: smaller
+ * filters gain nothing, larger ones would scatter to too many buckets); the
+ * caller gives the buckets, CLASSIC_REGION_STRIDE offsets a region. */
+enum {
+    CLASSIC_REGION_BITS = 21, /* 256 KiB of the filter */
+    CLASSIC_REGIONS_MIN = 32,
+    CLASSIC_REGIONS_MAX = 256,
+    CLASSIC_REGION_SLOTS = 1 << 15, /* 128 KiB of offsets: half the region's size */
+    CLASSIC_REGION_STRIDE = CLASSIC_REGION_SLOTS + 48 /* buckets start on different cache sets */
+};
+typedef struct classic_regions {
+    uint32_t *slots; /* region r's bucket: slots + r * CLASSIC_REGION_STRIDE */
+    uint32_t fill[CLASSIC_REGIONS_MAX];
+} classic_regions;
+bool classic_regions_fit(const bloom_filter *f);
+void classic_add_by_region(bloom_filter *f, classic_regions *r, const uint64_t *hashes, size_t n);
+/* Sets the bits still waiting in the buckets. */
+void classic_regions_flush(bloom_filter *f, classic_regions *r);
 
 void blocked_add(bloom_filter *f, uint64_t hash);
 bool blocked_contains(const bloom_filter *f, uint64_t hash);

@@ -174,6 +174,62 @@ void classic_add_many(bloom_filter *f, const uint64_t *hashes, size_t n)
 #undef ADD_MANY
 }
 
+bool classic_regions_fit(const bloom_filter *f)
+{
+    uint64_t regions = f->nbits >> CLASSIC_REGION_BITS;
+    return f->layout == BLOOM_LAYOUT_CLASSIC && (f->nbits & (f->nbits - 1)) == 0 &&
+           regions >= CLASSIC_REGIONS_MIN && regions <= CLASSIC_REGIONS_MAX;
+}
+
+static void set_region(bloom_filter *f, classic_regions *r, uint64_t region)
+{
+    /* locals: the stores go through bytes, which may alias anything, so
+     * the count and the pointers would be read again after each */
+    uint8_t *const base = f->bits + (region << CLASSIC_REGION_BITS >> 3);
+    const uint32_t *const offsets = r->slots + region * CLASSIC_REGION_STRIDE;
+    const uint32_t n = r->fill[region];
+    for (uint32_t i = 0; i < n; i++) {
+        uint8_t *word = base + 8 * (offsets[i] >> 6);
+        store_le64(word, load_le64(word) | (uint64_t)1 << (offsets[i] & 63));
+    }
+    r->fill[region] = 0;
+}
+
+static inline __attribute__((always_inline)) void add_by_region_k(bloom_filter *f,
+                                                                  classic_regions *r,
+                                                                  const uint64_t *hashes,
+                                                                  size_t n, unsigned k)
+{
+    const uint64_t m = f->nbits, offset_mask = ((uint64_t)1 << CLASSIC_REGION_BITS) - 1;
+    uint32_t *const slots = r->slots;
+    uint64_t pos[BLOOM_MAX_NHASHES];
+    for (size_t j = 0; j < n; j++) {
+        positions_k(hashes[j], m, k, pos);
+        UNROLL
+        for (unsigned i = 0; i < k; i++) {
+            uint64_t region = pos[i] >> CLASSIC_REGION_BITS;
+            uint32_t at = r->fill[region];
+            slots[region * CLASSIC_REGION_STRIDE + at] = (uint32_t)(pos[i] & offset_mask);
+            r->fill[region] = at + 1;
+            if (at + 1 == CLASSIC_REGION_SLOTS)
+                set_region(f, r, region);
+        }
+    }
+}
+
+void classic_add_by_region(bloom_filter *f, classic_regions *r, const uint64_t *hashes, size_t n)
+{
+#define ADD_BY_REGION(k) add_by_region_k(f, r, hashes, n, k); return
+    SPECIALISE(ADD_BY_REGION, f->nhashes)
+#undef ADD_BY_REGION
+}
+
+void classic_regions_flush(bloom_filter *f, classic_regions *r)
+{
+    for (uint64_t region = 0; region < (f->nbits >> CLASSIC_REGION_BITS); region++)
+        set_region(f, r, region);
+}
+
 void classic_probe_bits(const bloom_filter *f, uint64_t hash, uint64_t *bits)
 {
     positions_k(hash, f->nbits, f->nhashes, bits);

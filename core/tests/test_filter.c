@@ -4,6 +4,8 @@
  */
 #include "util.h"
 
+#include "internal.h" /* the region fill of the builder's final filter */
+
 #include <math.h>
 #include <string.h>
 
@@ -63,6 +65,46 @@ static void test_batch_add_equals_single_adds(void)
                 free(ba);
                 free(bb);
             }
+}
+
+/* The builder's fill of a big classic filter, a region at a time, sets the
+ * bits single adds set: each specialised k and the general one, buckets
+ * that fill up and flush before the end, batches of uneven lengths. */
+static void test_region_fill_equals_single_adds(void)
+{
+    const unsigned ks[] = {1, 7, 17};
+    const uint64_t nbits = (uint64_t)1 << 26; /* 8 MiB: 32 regions */
+    const size_t n = 200000;                   /* 200k * 7 / 32 offsets a region: past a bucket */
+    for (size_t t = 0; t < sizeof ks / sizeof ks[0]; t++) {
+        bloom_filter a, b;
+        uint8_t *ba = new_filter(BLOOM_LAYOUT_CLASSIC, nbits, ks[t], 5, &a);
+        uint8_t *bb = new_filter(BLOOM_LAYOUT_CLASSIC, nbits, ks[t], 5, &b);
+        CHECK(classic_regions_fit(&b));
+        size_t regions = (size_t)(nbits >> CLASSIC_REGION_BITS);
+        classic_regions r = {malloc(regions * CLASSIC_REGION_STRIDE * sizeof(uint32_t)), {0}};
+        uint64_t *keys = malloc(n * sizeof *keys);
+        for (size_t i = 0; i < n; i++) {
+            keys[i] = key_at(9, i);
+            bloom_add_hash(&a, keys[i]);
+        }
+        for (size_t at = 0, len = 1; at < n; at += len, len = len * 3 % 5000 + 1)
+            classic_add_by_region(&b, &r, keys + at, at + len <= n ? len : n - at);
+        CHECK_MSG(!bloom_equal(&a, &b), "k = %u: nothing waited for the flush", ks[t]);
+        classic_regions_flush(&b, &r);
+        CHECK_MSG(bloom_equal(&a, &b), "k = %u", ks[t]);
+        free(keys);
+        free(r.slots);
+        free(ba);
+        free(bb);
+    }
+    /* outside its sizes and layout it is not used */
+    bloom_filter f;
+    uint8_t *buf = new_filter(BLOOM_LAYOUT_CLASSIC, (uint64_t)1 << 24, 7, 0, &f);
+    CHECK(!classic_regions_fit(&f));
+    free(buf);
+    buf = new_filter(BLOOM_LAYOUT_BLOCKED, (uint64_t)1 << 26, 8, 0, &f);
+    CHECK(!classic_regions_fit(&f));
+    free(buf);
 }
 
 static void test_classic_probe_count(void)
@@ -386,6 +428,8 @@ static void test_parquet_bitset(void)
 const test_case filter_tests[] = {
     {"filter: no false negatives, rate near target", test_no_false_negatives},
     {"filter: batched adds equal single adds", test_batch_add_equals_single_adds},
+    {"filter: a big classic filter filled a region at a time equals single adds",
+     test_region_fill_equals_single_adds},
     {"filter: classic sets k bits per value", test_classic_probe_count},
     {"filter: blocked sets one bit in each word of one block", test_blocked_sets_one_bit_per_word},
     {"filter: blocked rate within 10% of target at 10^6", test_blocked_rate_matches_target},
