@@ -90,6 +90,8 @@ struct bloom_builder {
     /* dedup and sort scratch, kept across calls */
     void *scratch;
     size_t scratch_size;
+    void *fill_buckets; /* the final fill's buckets while it runs (a host may
+                         * leave it by longjmp: destroy releases them) */
     uint64_t max_bytes;                /* the host's largest filter (0: the format's) */
     void (*check_interrupts)(void *);  /* may not return (PostgreSQL raises) */
     void *interrupt_ctx;

@@ -385,17 +385,23 @@ static void count_call(void *ctx)
         longjmp(*probe->jump, 1);
 }
 
-static bloom_builder *builder_of(bloom_allocator *alloc, cancel_probe *probe, uint64_t stream,
-                                 uint64_t n)
+static bloom_builder *builder_with_rate(bloom_allocator *alloc, cancel_probe *probe,
+                                        uint64_t stream, uint64_t n, double fpr)
 {
     bloom_builder *b;
-    if (bloom_builder_create(alloc, 0, 0.01, 0, &b, NULL) != BLOOM_OK)
+    if (bloom_builder_create(alloc, 0, fpr, 0, &b, NULL) != BLOOM_OK)
         abort();
     bloom_builder_set_host(b, 0, count_call, probe);
     for (uint64_t i = 0; i < n; i++)
         if (bloom_builder_add_hash(b, key_at(stream, i), NULL) != BLOOM_OK)
             abort();
     return b;
+}
+
+static bloom_builder *builder_of(bloom_allocator *alloc, cancel_probe *probe, uint64_t stream,
+                                 uint64_t n)
+{
+    return builder_with_rate(alloc, probe, stream, n, 0.01);
 }
 
 static void test_cancel_hook(void)
@@ -438,6 +444,22 @@ static void test_cancel_hook(void)
     b = builder_of(&alloc, &probe, 98, N);
     CHECK(bloom_builder_result_size(b, &len, NULL) == BLOOM_OK);
     uint8_t *buf = malloc(len);
+    probe.leave_after = probe.calls + 2;
+    if (setjmp(jump) == 0) {
+        (void)bloom_builder_finish(b, buf, len, &f, NULL);
+        CHECK_MSG(0, "the hook's longjmp never happened while filling");
+    }
+    free(buf);
+    bloom_builder_destroy(b);
+    CHECK(heap.live == 0);
+
+    /* The same in the fill of a filter big enough to be filled a region at
+     * a time (8 MiB at 1e-6): its buckets are released too. */
+    probe = (cancel_probe){0, 0, &jump};
+    b = builder_with_rate(&alloc, &probe, 99, 1500000, 1e-6);
+    CHECK(bloom_builder_result_size(b, &len, NULL) == BLOOM_OK);
+    CHECK(len >= bloom_serialized_size((uint64_t)CLASSIC_REGIONS_MIN << CLASSIC_REGION_BITS));
+    buf = malloc(len);
     probe.leave_after = probe.calls + 2;
     if (setjmp(jump) == 0) {
         (void)bloom_builder_finish(b, buf, len, &f, NULL);
