@@ -50,6 +50,7 @@ typedef struct part {
     size_t dedup_at;        /* dedup at the next chunk boundary from this count on */
     unsigned nchunks;
     bool repeats;           /* the last dedup found mostly repeats */
+    bool fresh;             /* the last dedup found nearly all new */
 } part;
 
 typedef struct slab {
@@ -159,6 +160,11 @@ typedef struct part_reader {
 void part_reader_start(part_reader *r, const part *p, size_t from);
 /* The next run of hashes, at most `want`; 0 at the end. */
 size_t part_reader_next(part_reader *r, const uint64_t **out, size_t want);
+
+/* A lower bound on a partition's distinct hashes, by a bitmap of `words`
+ * words (the caller's, distinct_bitmap_words of its count). */
+size_t distinct_bitmap_words(size_t n);
+uint64_t part_distinct_at_least(const part *p, uint64_t *bitmap, size_t words);
 
 /* Appends a hash whose partition's last chunk is full (or before the
  * store exists): makes room by a dedup pass, a split or a new chunk. */

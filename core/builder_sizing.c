@@ -111,27 +111,6 @@ bloom_status builder_choose_size(bloom_builder *b, bloom_error *err)
     return BLOOM_OK;
 }
 
-/* A lower bound on a partition's distinct hashes without sorting them:
- * each sets one bit of a bitmap of about 8 bits a hash, and the set bits
- * are at most the distinct hashes, whatever the hashes (about 96% of them
- * for hashes that spread).  Its settled prefix, sorted and distinct, is
- * another. */
-static uint64_t part_distinct_at_least(const part *p, uint64_t *bitmap, size_t words)
-{
-    memset(bitmap, 0, words * 8);
-    const uint64_t mask = words * 64 - 1;
-    part_reader r;
-    const uint64_t *h;
-    size_t len;
-    for (part_reader_start(&r, p, 0); (len = part_reader_next(&r, &h, SIZE_MAX)) > 0;)
-        for (size_t i = 0; i < len; i++)
-            bitmap[(h[i] & mask) >> 6] |= UINT64_C(1) << (h[i] & 63);
-    uint64_t ones = 0;
-    for (size_t w = 0; w < words; w++)
-        ones += (uint64_t)__builtin_popcountll(bitmap[w]);
-    return ones > p->settled ? ones : p->settled;
-}
-
 /*
  * The final pass over the partitions' tails is there to count: a filter
  * gets the same bits from a hash added twice (classic and blocked; a
@@ -161,9 +140,7 @@ bool builder_size_from_bounds(bloom_builder *b)
     for (unsigned i = 0; i < NPARTS; i++)
         if (part_count(&b->store->parts[i]) > largest)
             largest = part_count(&b->store->parts[i]);
-    size_t words = 1;
-    while (words * 8 < largest) /* 8 bits a hash: words * 64 >= 8 * largest */
-        words *= 2;
+    size_t words = distinct_bitmap_words(largest);
     if (builder_reserve_scratch(b, words * 8, NULL) != BLOOM_OK)
         return false;
     /* Hashes spread evenly over the partitions: when the first sixteenth

@@ -355,6 +355,7 @@ static void schedule_next(part *p, size_t prefix, size_t tail, size_t u)
 {
     size_t fresh = u - prefix;
     p->repeats = fresh < tail / 2;
+    p->fresh = fresh >= tail - tail / 8;
     p->settled = u;
     size_t next = (fresh >= tail - tail / 8 ? 8 : p->repeats ? 4 : 2) * u;
     p->dedup_at = next > DEDUP_MIN ? next : DEDUP_MIN;

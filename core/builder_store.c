@@ -249,11 +249,58 @@ static bloom_status split_store(bloom_builder *b, bloom_error *err)
     return st;
 }
 
+/* Words of the bitmap part_distinct_at_least needs for n hashes: 8 to 16
+ * bits a hash. */
+size_t distinct_bitmap_words(size_t n)
+{
+    size_t words = 1;
+    while (words * 8 < n)
+        words *= 2;
+    return words;
+}
+
+/* A lower bound on a partition's distinct hashes without sorting them:
+ * each sets one bit of a bitmap of about 8 bits a hash, and the set bits
+ * are at most the distinct hashes, whatever the hashes (about 96% of them
+ * for hashes that spread).  Its settled prefix, sorted and distinct, is
+ * another. */
+uint64_t part_distinct_at_least(const part *p, uint64_t *bitmap, size_t words)
+{
+    memset(bitmap, 0, words * 8);
+    const uint64_t mask = words * 64 - 1;
+    part_reader r;
+    const uint64_t *h;
+    size_t len;
+    for (part_reader_start(&r, p, 0); (len = part_reader_next(&r, &h, SIZE_MAX)) > 0;)
+        for (size_t i = 0; i < len; i++)
+            bitmap[(h[i] & mask) >> 6] |= UINT64_C(1) << (h[i] & 63);
+    uint64_t ones = 0;
+    for (size_t w = 0; w < words; w++)
+        ones += (uint64_t)__builtin_popcountll(bitmap[w]);
+    return ones > p->settled ? ones : p->settled;
+}
+
+/* Whether a partition whose last pass found nearly all new hashes still
+ * holds nearly none twice: the bitmap's bound leaves at most an eighth of
+ * them repeats, so a pass would free little and sort the rest for nothing
+ * (at 10^7 distinct values such passes sorted a quarter of them to a
+ * half).  Its next pass is then due as after a pass that found all new;
+ * the final count and bloom_builder_distinct still sort it all. */
+static bool part_still_distinct(bloom_builder *b, part *p)
+{
+    size_t n = part_count(p), words = distinct_bitmap_words(n);
+    if (!p->fresh || b->store->mask == 0 || builder_reserve_scratch(b, words * 8, NULL) != BLOOM_OK)
+        return false;
+    return n - part_distinct_at_least(p, b->scratch, words) <= n / 8;
+}
+
 /* A partition's last chunk is full: deduplicate it if it has doubled since
  * last time, else chain another chunk. */
 static bloom_status part_make_room(bloom_builder *b, part *p, bloom_error *err)
 {
-    if (p->last != NULL && part_count(p) >= p->dedup_at) {
+    if (p->last != NULL && part_count(p) >= p->dedup_at && part_still_distinct(b, p))
+        p->dedup_at = 8 * part_count(p);
+    else if (p->last != NULL && part_count(p) >= p->dedup_at) {
         bloom_status st = part_dedup(b, p, err);
         if (st == BLOOM_OK && b->store->mask == 0 && p->settled >= SPLIT_AT) {
             st = split_store(b, err);
