@@ -200,16 +200,21 @@ static inline __attribute__((always_inline)) void add_by_region_k(bloom_filter *
                                                                   const uint64_t *hashes,
                                                                   size_t n, unsigned k)
 {
-    const uint64_t m = f->nbits, offset_mask = ((uint64_t)1 << CLASSIC_REGION_BITS) - 1;
+    /* m a power of two: floor(x m / 2^64) is x's top bits, a shift (the
+     * multiply-high's 128-bit product held up the loop) */
+    const unsigned shift = 64 - (unsigned)__builtin_ctzll(f->nbits);
+    const uint64_t offset_mask = ((uint64_t)1 << CLASSIC_REGION_BITS) - 1;
     uint32_t *const slots = r->slots;
-    uint64_t pos[BLOOM_MAX_NHASHES];
     for (size_t j = 0; j < n; j++) {
-        positions_k(hashes[j], m, k, pos);
+        uint64_t x = hashes[j], y = second_hash(x);
         UNROLL
         for (unsigned i = 0; i < k; i++) {
-            uint64_t region = pos[i] >> CLASSIC_REGION_BITS;
+            uint64_t pos = x >> shift;
+            x += y;
+            y += i + 1;
+            uint64_t region = pos >> CLASSIC_REGION_BITS;
             uint32_t at = r->fill[region];
-            slots[region * CLASSIC_REGION_STRIDE + at] = (uint32_t)(pos[i] & offset_mask);
+            slots[region * CLASSIC_REGION_STRIDE + at] = (uint32_t)(pos & offset_mask);
             r->fill[region] = at + 1;
             if (at + 1 == CLASSIC_REGION_SLOTS)
                 set_region(f, r, region);
