@@ -15,8 +15,11 @@
  *   hashes) a pass (builder_sort.c) sorts the tail (spread into L1-sized
  *   buckets, a counting sort each) and merges it into the prefix; after a
  *   pass that found mostly repeats, the tail's known hashes are first
- *   dropped by lookup in the prefix.
- * The final filter (sized by builder_sizing.c) is a function of the set of
+ *   dropped by lookup in the prefix; after one that found nearly all new,
+ *   the next is put off while a bitmap shows the partition nearly all
+ *   distinct still.
+ * The final filter (sized by builder_sizing.c, without a last pass when
+ * bounds on the count fix its size class) is a function of the set of
  * hashes alone, so partial builders merged in any order give the serial
  * result bit for bit.  builder_state.c serializes a builder.
  */

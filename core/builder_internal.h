@@ -7,7 +7,8 @@
  *                     partitions, the split into 256, the scratch
  *   builder_sort.c    sorting, deduplicating and merging a partition
  *   builder_state.c   the serialized builder state (docs/FORMAT.md)
- *   builder_sizing.c  choosing the final filter's size by trial
+ *   builder_sizing.c  the final filter's size: from bounds on the count, or by
+ *                     trial
  *
  * builder.c's header comment describes the method.
  */

@@ -350,14 +350,14 @@ static size_t merge_prefix(const part *p, size_t prefix, const uint64_t *tail, s
  * prefix to drop them (at 10^5 distinct values among 10^7 rows, passes at
  * twice the size cost about 2 ns a row more, at eight 1.8 times the memory
  * of four for little); else at twice.  A partition holds at most 8 times
- * its distinct hashes. */
+ * its distinct hashes (about 9 when builder_store.c puts a pass off). */
 static void schedule_next(part *p, size_t prefix, size_t tail, size_t u)
 {
     size_t fresh = u - prefix;
     p->repeats = fresh < tail / 2;
     p->fresh = fresh >= tail - tail / 8;
     p->settled = u;
-    size_t next = (fresh >= tail - tail / 8 ? 8 : p->repeats ? 4 : 2) * u;
+    size_t next = (p->fresh ? 8 : p->repeats ? 4 : 2) * u;
     p->dedup_at = next > DEDUP_MIN ? next : DEDUP_MIN;
 }
 
