@@ -404,6 +404,23 @@ static bloom_builder *builder_of(bloom_allocator *alloc, cancel_probe *probe, ui
     return builder_with_rate(alloc, probe, stream, n, 0.01);
 }
 
+/* Sizes b (a filter of at least min_len bytes), leaves its fill by the
+ * hook's longjmp, and destroys it. */
+static void cancel_mid_fill(bloom_builder *b, cancel_probe *probe, size_t min_len)
+{
+    size_t len;
+    bloom_filter f;
+    CHECK(bloom_builder_result_size(b, &len, NULL) == BLOOM_OK && len >= min_len);
+    uint8_t *buf = malloc(len);
+    probe->leave_after = probe->calls + 2;
+    if (setjmp(*probe->jump) == 0) {
+        (void)bloom_builder_finish(b, buf, len, &f, NULL);
+        CHECK_MSG(0, "the hook's longjmp never happened while filling");
+    }
+    free(buf);
+    bloom_builder_destroy(b);
+}
+
 static void test_cancel_hook(void)
 {
     enum { N = 1000000 };
@@ -438,35 +455,14 @@ static void test_cancel_hook(void)
     bloom_builder_destroy(b);
 
     /* Cancelled in the middle of the final build: nothing leaks once the
-     * host frees the builder. */
+     * host frees the builder; the same in the fill of a filter big enough
+     * to be filled a region at a time (8 MiB at 1e-6): its buckets too. */
     jmp_buf jump;
     probe = (cancel_probe){0, 0, &jump};
-    b = builder_of(&alloc, &probe, 98, N);
-    CHECK(bloom_builder_result_size(b, &len, NULL) == BLOOM_OK);
-    uint8_t *buf = malloc(len);
-    probe.leave_after = probe.calls + 2;
-    if (setjmp(jump) == 0) {
-        (void)bloom_builder_finish(b, buf, len, &f, NULL);
-        CHECK_MSG(0, "the hook's longjmp never happened while filling");
-    }
-    free(buf);
-    bloom_builder_destroy(b);
+    cancel_mid_fill(builder_of(&alloc, &probe, 98, N), &probe, 0);
     CHECK(heap.live == 0);
-
-    /* The same in the fill of a filter big enough to be filled a region at
-     * a time (8 MiB at 1e-6): its buckets are released too. */
-    probe = (cancel_probe){0, 0, &jump};
-    b = builder_with_rate(&alloc, &probe, 99, 1500000, 1e-6);
-    CHECK(bloom_builder_result_size(b, &len, NULL) == BLOOM_OK);
-    CHECK(len >= bloom_serialized_size((uint64_t)CLASSIC_REGIONS_MIN << CLASSIC_REGION_BITS));
-    buf = malloc(len);
-    probe.leave_after = probe.calls + 2;
-    if (setjmp(jump) == 0) {
-        (void)bloom_builder_finish(b, buf, len, &f, NULL);
-        CHECK_MSG(0, "the hook's longjmp never happened while filling");
-    }
-    free(buf);
-    bloom_builder_destroy(b);
+    cancel_mid_fill(builder_with_rate(&alloc, &probe, 99, 1500000, 1e-6), &probe,
+                    bloom_serialized_size((uint64_t)CLASSIC_REGIONS_MIN << CLASSIC_REGION_BITS));
     CHECK(heap.live == 0);
 }
 
