@@ -260,9 +260,9 @@ size_t distinct_bitmap_words(size_t n)
 }
 
 /* A lower bound on a partition's distinct hashes without sorting them:
- * each sets one bit of a bitmap of about 8 bits a hash, and the set bits
- * are at most the distinct hashes, whatever the hashes (about 96% of them
- * for hashes that spread).  Its settled prefix, sorted and distinct, is
+ * each sets one bit of a bitmap of 8 to 16 bits a hash, and the set bits
+ * are at most the distinct hashes, whatever the hashes (94-97% of them for
+ * hashes that spread).  Its settled prefix, sorted and distinct, is
  * another. */
 uint64_t part_distinct_at_least(const part *p, uint64_t *bitmap, size_t words)
 {
@@ -298,9 +298,9 @@ static bool part_still_distinct(bloom_builder *b, part *p)
  * last time, else chain another chunk. */
 static bloom_status part_make_room(bloom_builder *b, part *p, bloom_error *err)
 {
-    if (p->last != NULL && part_count(p) >= p->dedup_at && part_still_distinct(b, p))
+    if (p->last != NULL && part_count(p) >= p->dedup_at && part_still_distinct(b, p)) {
         p->dedup_at = 8 * part_count(p);
-    else if (p->last != NULL && part_count(p) >= p->dedup_at) {
+    } else if (p->last != NULL && part_count(p) >= p->dedup_at) {
         bloom_status st = part_dedup(b, p, err);
         if (st == BLOOM_OK && b->store->mask == 0 && p->settled >= SPLIT_AT) {
             st = split_store(b, err);
