@@ -219,7 +219,8 @@ void builder_add_all(const bloom_builder *b, bloom_filter *f);
 /* Sets b->nbits and b->nhashes for the settled set. */
 bloom_status builder_choose_size(bloom_builder *b, bloom_error *err);
 /* Sets them without settling when bounds on the distinct count already fix
- * the size; false (nothing set) when they do not. */
+ * the size; false (nothing set) when they do not.  The pending hashes must
+ * have been appended. */
 bool builder_size_from_bounds(bloom_builder *b);
 
 BLOOM_HIDDEN_END

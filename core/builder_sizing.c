@@ -126,7 +126,7 @@ bloom_status builder_choose_size(bloom_builder *b, bloom_error *err)
 bool builder_size_from_bounds(bloom_builder *b)
 {
     if ((b->layout != BLOOM_LAYOUT_CLASSIC && b->layout != BLOOM_LAYOUT_BLOCKED) ||
-        b->store == NULL || b->store->npending != 0)
+        b->store == NULL)
         return false;
     uint64_t upper = builder_stored_count(b), nbits_upper, nbits_lower;
     unsigned k_upper, k_lower;

@@ -128,17 +128,28 @@ bool classic_contains(const bloom_filter *f, uint64_t hash)
 #undef CONTAINS
 }
 
-/* The k bit positions of a hash, written out for a k the compiler knows. */
-static inline __attribute__((always_inline)) void positions_k(uint64_t hash, uint64_t m, unsigned k,
-                                                              uint64_t *out)
+/* The k values of a hash's double-hashing progression, written out for a k
+ * the compiler knows; position i is floor(out[i] m / 2^64). */
+static inline __attribute__((always_inline)) void progression_k(uint64_t hash, unsigned k,
+                                                                uint64_t *out)
 {
     uint64_t x = hash, y = second_hash(hash);
     UNROLL
     for (unsigned i = 0; i < k; i++) {
-        out[i] = mulhi64(x, m);
+        out[i] = x;
         x += y;
         y += i + 1;
     }
+}
+
+/* The k bit positions of a hash. */
+static inline __attribute__((always_inline)) void positions_k(uint64_t hash, uint64_t m, unsigned k,
+                                                              uint64_t *out)
+{
+    progression_k(hash, k, out);
+    UNROLL
+    for (unsigned i = 0; i < k; i++)
+        out[i] = mulhi64(out[i], m);
 }
 
 /* A filter larger than the cache costs a miss per bit set: the positions of
@@ -205,13 +216,12 @@ static inline __attribute__((always_inline)) void add_by_region_k(bloom_filter *
     const unsigned shift = 64 - (unsigned)__builtin_ctzll(f->nbits);
     const uint64_t offset_mask = ((uint64_t)1 << CLASSIC_REGION_BITS) - 1;
     uint32_t *const slots = r->slots;
+    uint64_t xs[BLOOM_MAX_NHASHES];
     for (size_t j = 0; j < n; j++) {
-        uint64_t x = hashes[j], y = second_hash(x);
+        progression_k(hashes[j], k, xs);
         UNROLL
         for (unsigned i = 0; i < k; i++) {
-            uint64_t pos = x >> shift;
-            x += y;
-            y += i + 1;
+            uint64_t pos = xs[i] >> shift;
             uint64_t region = pos >> CLASSIC_REGION_BITS;
             uint32_t at = r->fill[region];
             slots[region * CLASSIC_REGION_STRIDE + at] = (uint32_t)(pos & offset_mask);
