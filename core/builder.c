@@ -290,14 +290,16 @@ static void fill_filter(bloom_builder *b, bloom_filter *f)
     region_fill fill;
     memset(&fill, 0, sizeof fill);
     fill.f = f;
+    uint32_t *slots = NULL;
     if (classic_regions_fit(f))
-        fill.regions.slots = builder_allocate(b, (size_t)(f->nbits >> CLASSIC_REGION_BITS) *
-                                                     CLASSIC_REGION_STRIDE * sizeof(uint32_t));
-    if (fill.regions.slots == NULL) {
+        slots = builder_allocate(b, (size_t)(f->nbits >> CLASSIC_REGION_BITS) * CLASSIC_REGION_STRIDE *
+                                        sizeof(uint32_t));
+    if (slots == NULL) {
         builder_add_all(b, f);
         return;
     }
-    b->fill_buckets = fill.regions.slots;
+    classic_regions_start(f, &fill.regions, slots);
+    b->fill_buckets = slots;
     builder_visit_all(b, add_by_region, &fill, NULL);
     classic_regions_flush(f, &fill.regions);
     b->fill_buckets = NULL;

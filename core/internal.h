@@ -109,22 +109,26 @@ void classic_contains_many(const bloom_filter *f, const uint64_t *hashes, size_t
 /* Filling a classic filter beyond the L2 cache a region at a time: each
  * position waits in its 256 KiB region's bucket, and a full bucket sets its
  * bits while the region stays in L2 (a line comes from memory about once per
- * 8 of its positions, not once per position).  For power-of-two sizes of
- * CLASSIC_REGIONS_MIN to CLASSIC_REGIONS_MAX regions (8 to 64 MiB: smaller
- * filters gain nothing, larger ones would scatter to too many buckets); the
- * caller gives the buckets, CLASSIC_REGION_STRIDE offsets a region. */
+ * 16 of its positions, not once per position).  A hash's first position is
+ * its top bits, the ones the builder's partitions share, so it is set at
+ * once: the builder's hashes come a partition at a time, and its 64 KiB of
+ * the filter stay in cache.  For power-of-two sizes of CLASSIC_REGIONS_MIN
+ * to CLASSIC_REGIONS_MAX regions (8 to 64 MiB: smaller filters gain
+ * nothing, larger ones would scatter to too many buckets); the caller gives
+ * the buckets, CLASSIC_REGION_STRIDE offsets a region. */
 enum {
     CLASSIC_REGION_BITS = 21, /* 256 KiB of the filter */
     CLASSIC_REGIONS_MIN = 32,
     CLASSIC_REGIONS_MAX = 256,
-    CLASSIC_REGION_SLOTS = 1 << 15, /* 128 KiB of offsets: half the region's size */
+    CLASSIC_REGION_SLOTS = 1 << 16, /* 256 KiB of offsets, the region's size (half: 8% slower) */
     CLASSIC_REGION_STRIDE = CLASSIC_REGION_SLOTS + 48 /* buckets start on different cache sets */
 };
 typedef struct classic_regions {
     uint32_t *slots; /* region r's bucket: slots + r * CLASSIC_REGION_STRIDE */
-    uint32_t fill[CLASSIC_REGIONS_MAX];
+    uint32_t *end[CLASSIC_REGIONS_MAX]; /* where region r's next offset goes */
 } classic_regions;
 bool classic_regions_fit(const bloom_filter *f);
+void classic_regions_start(const bloom_filter *f, classic_regions *r, uint32_t *slots);
 void classic_add_by_region(bloom_filter *f, classic_regions *r, const uint64_t *hashes, size_t n);
 /* Sets the bits still waiting in the buckets. */
 void classic_regions_flush(bloom_filter *f, classic_regions *r);

@@ -192,18 +192,25 @@ bool classic_regions_fit(const bloom_filter *f)
            regions >= CLASSIC_REGIONS_MIN && regions <= CLASSIC_REGIONS_MAX;
 }
 
+void classic_regions_start(const bloom_filter *f, classic_regions *r, uint32_t *slots)
+{
+    r->slots = slots;
+    for (uint64_t region = 0; region < (f->nbits >> CLASSIC_REGION_BITS); region++)
+        r->end[region] = slots + region * CLASSIC_REGION_STRIDE;
+}
+
 static void set_region(bloom_filter *f, classic_regions *r, uint64_t region)
 {
     /* locals: the stores go through bytes, which may alias anything, so
      * the count and the pointers would be read again after each */
     uint8_t *const base = f->bits + (region << CLASSIC_REGION_BITS >> 3);
-    const uint32_t *const offsets = r->slots + region * CLASSIC_REGION_STRIDE;
-    const uint32_t n = r->fill[region];
-    for (uint32_t i = 0; i < n; i++) {
-        uint8_t *word = base + 8 * (offsets[i] >> 6);
-        store_le64(word, load_le64(word) | (uint64_t)1 << (offsets[i] & 63));
+    const uint32_t *const start = r->slots + region * CLASSIC_REGION_STRIDE;
+    const uint32_t *const end = r->end[region];
+    for (const uint32_t *o = start; o < end; o++) {
+        uint8_t *word = base + 8 * (*o >> 6);
+        store_le64(word, load_le64(word) | (uint64_t)1 << (*o & 63));
     }
-    r->fill[region] = 0;
+    r->end[region] = (uint32_t *)start;
 }
 
 static inline __attribute__((always_inline)) void add_by_region_k(bloom_filter *f,
@@ -215,19 +222,26 @@ static inline __attribute__((always_inline)) void add_by_region_k(bloom_filter *
      * multiply-high's 128-bit product held up the loop) */
     const unsigned shift = 64 - (unsigned)__builtin_ctzll(f->nbits);
     const uint64_t offset_mask = ((uint64_t)1 << CLASSIC_REGION_BITS) - 1;
-    uint32_t *const slots = r->slots;
+    const uint64_t regions = f->nbits >> CLASSIC_REGION_BITS;
+    /* a run of `chunk` hashes adds at most chunk k offsets to a bucket:
+     * buckets that could overflow are emptied between runs, not checked at
+     * each add */
+    const size_t chunk = CLASSIC_REGION_SLOTS / 8 / k;
     uint64_t xs[BLOOM_MAX_NHASHES];
-    for (size_t j = 0; j < n; j++) {
-        progression_k(hashes[j], k, xs);
-        UNROLL
-        for (unsigned i = 0; i < k; i++) {
-            uint64_t pos = xs[i] >> shift;
-            uint64_t region = pos >> CLASSIC_REGION_BITS;
-            uint32_t at = r->fill[region];
-            slots[region * CLASSIC_REGION_STRIDE + at] = (uint32_t)(pos & offset_mask);
-            r->fill[region] = at + 1;
-            if (at + 1 == CLASSIC_REGION_SLOTS)
+    for (size_t from = 0; from < n; from += chunk) {
+        for (uint64_t region = 0; region < regions; region++)
+            if (r->end[region] - (r->slots + region * CLASSIC_REGION_STRIDE) >
+                CLASSIC_REGION_SLOTS - (ptrdiff_t)(chunk * k))
                 set_region(f, r, region);
+        size_t to = n - from < chunk ? n : from + chunk;
+        for (size_t j = from; j < to; j++) {
+            progression_k(hashes[j], k, xs);
+            set_bit(f->bits, xs[0] >> shift); /* in the partition's part of the filter */
+            UNROLL
+            for (unsigned i = 1; i < k; i++) {
+                uint64_t pos = xs[i] >> shift;
+                *r->end[pos >> CLASSIC_REGION_BITS]++ = (uint32_t)(pos & offset_mask);
+            }
         }
     }
 }

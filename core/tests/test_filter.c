@@ -69,19 +69,21 @@ static void test_batch_add_equals_single_adds(void)
 
 /* The builder's fill of a big classic filter, a region at a time, sets the
  * bits single adds set: each specialised k and the general one, buckets
- * that fill up and flush before the end, batches of uneven lengths. */
+ * that fill up and flush before the end, batches of uneven lengths.  (A
+ * hash's first bit is set at once, so k = 1 waits for nothing.) */
 static void test_region_fill_equals_single_adds(void)
 {
     const unsigned ks[] = {1, 7, 17};
     const uint64_t nbits = (uint64_t)1 << 26; /* 8 MiB: 32 regions */
-    const size_t n = 200000;                   /* 200k * 7 / 32 offsets a region: past a bucket */
+    const size_t n = 400000;                   /* 400k * 6 / 32 offsets a region: past a bucket */
     for (size_t t = 0; t < sizeof ks / sizeof ks[0]; t++) {
         bloom_filter a, b;
         uint8_t *ba = new_filter(BLOOM_LAYOUT_CLASSIC, nbits, ks[t], 5, &a);
         uint8_t *bb = new_filter(BLOOM_LAYOUT_CLASSIC, nbits, ks[t], 5, &b);
         CHECK(classic_regions_fit(&b));
         size_t regions = (size_t)(nbits >> CLASSIC_REGION_BITS);
-        classic_regions r = {malloc(regions * CLASSIC_REGION_STRIDE * sizeof(uint32_t)), {0}};
+        classic_regions r;
+        classic_regions_start(&b, &r, malloc(regions * CLASSIC_REGION_STRIDE * sizeof(uint32_t)));
         uint64_t *keys = malloc(n * sizeof *keys);
         for (size_t i = 0; i < n; i++) {
             keys[i] = key_at(9, i);
@@ -89,7 +91,7 @@ static void test_region_fill_equals_single_adds(void)
         }
         for (size_t at = 0, len = 1; at < n; at += len, len = len * 3 % 5000 + 1)
             classic_add_by_region(&b, &r, keys + at, at + len <= n ? len : n - at);
-        CHECK_MSG(!bloom_equal(&a, &b), "k = %u: nothing waited for the flush", ks[t]);
+        CHECK_MSG(ks[t] == 1 || !bloom_equal(&a, &b), "k = %u: nothing waited for the flush", ks[t]);
         classic_regions_flush(&b, &r);
         CHECK_MSG(bloom_equal(&a, &b), "k = %u", ks[t]);
         free(keys);
