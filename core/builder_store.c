@@ -274,9 +274,7 @@ uint64_t part_distinct_at_least(const part *p, uint64_t *bitmap, size_t words)
     for (part_reader_start(&r, p, 0); (len = part_reader_next(&r, &h, SIZE_MAX)) > 0;)
         for (size_t i = 0; i < len; i++)
             bitmap[(h[i] & mask) >> 6] |= UINT64_C(1) << (h[i] & 63);
-    uint64_t ones = 0;
-    for (size_t w = 0; w < words; w++)
-        ones += (uint64_t)__builtin_popcountll(bitmap[w]);
+    uint64_t ones = popcount_bytes((const uint8_t *)bitmap, words * 8);
     return ones > p->settled ? ones : p->settled;
 }
 
