@@ -43,40 +43,20 @@ agg_context(FunctionCallInfo fcinfo)
 
 /* ---- bloom_agg(value): the self-sizing builder ---- */
 
-/* bloom_agg_trans(state bloom_builder, value T) -> bloom_builder */
-Datum
-bloom_agg_trans(PG_FUNCTION_ARGS)
+/*
+ * A row with no state yet, or a state that is not the last row's: make or
+ * take over the state, then add.  Apart from the per-row path, whose frame
+ * then holds no error buffer (and no stack-protector canary).
+ */
+static pg_noinline Datum
+agg_trans_new_state(FunctionCallInfo fcinfo)
 {
-	MemoryContext aggctx;
+	MemoryContext aggctx = agg_context(fcinfo);
 	BloomCallCache *cache;
 	bloom_builder *b;
 	Datum		state;
 	bloom_error err;
 
-	if (PG_ARGISNULL(1))
-	{
-		if (PG_ARGISNULL(0))
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	}
-	/*
-	 * Per row: the state the last row returned, which was checked then to be
-	 * a read-write object of this aggregate's context; nothing but the hash
-	 * and the append.  (A context reset frees it, and the next row then has
-	 * no state: the object made for it is the one cached.)
-	 */
-	cache = (BloomCallCache *) fcinfo->flinfo->fn_extra;
-	if (likely(cache != NULL && !PG_ARGISNULL(0) && cache->agg_builder != NULL &&
-			   PG_GETARG_DATUM(0) == cache->agg_state))
-	{
-		if (unlikely(bloom_builder_add_hash(cache->agg_builder,
-											bloom_hash_value(&cache->hasher, PG_GETARG_DATUM(1),
-															 cache->agg_seed),
-											&err) != BLOOM_OK))
-			bloom_raise(&err, BLOOM_SOURCE_STORED, "bloom_agg state");
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	}
-	aggctx = agg_context(fcinfo);
 	if (PG_ARGISNULL(0))
 		state = bloom_builder_new_datum(fcinfo, aggctx, bloomfilter_default_layout,
 										bloomfilter_default_fpr, 0, &b);
@@ -100,13 +80,46 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 	bloom_builder_datum_add(state, bloom_hash_value(bloom_call_hasher(fcinfo, cache, 1),
 													PG_GETARG_DATUM(1),
 													bloom_builder_datum_seed(state)));
-	/* the fast path above, for a state past its few hashes (a small group
-	 * of a GROUP BY stays here: its state is not the last row's anyway) */
+	/* the fast path of bloom_agg_trans, for a state past its few hashes (a
+	 * small group of a GROUP BY stays here: its state is not the last
+	 * row's anyway) */
 	cache->agg_state = state;
 	cache->agg_builder = aggctx ? bloom_builder_agg_state(state, aggctx) : NULL;
 	if (cache->agg_builder != NULL)
 		cache->agg_seed = bloom_builder_seed(cache->agg_builder);
 	PG_RETURN_DATUM(state);
+}
+
+/* bloom_agg_trans(state bloom_builder, value T) -> bloom_builder */
+Datum
+bloom_agg_trans(PG_FUNCTION_ARGS)
+{
+	BloomCallCache *cache;
+
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	/*
+	 * Per row: the state the last row returned, which was checked then to be
+	 * a read-write object of this aggregate's context; nothing but the hash
+	 * and the append.  (A context reset frees it, and the next row then has
+	 * no state: the object made for it is the one cached.)
+	 */
+	cache = (BloomCallCache *) fcinfo->flinfo->fn_extra;
+	if (likely(cache != NULL && !PG_ARGISNULL(0) && cache->agg_builder != NULL &&
+			   PG_GETARG_DATUM(0) == cache->agg_state))
+	{
+		if (unlikely(bloom_builder_add_hash(cache->agg_builder,
+											bloom_hash_value(&cache->hasher, PG_GETARG_DATUM(1),
+															 cache->agg_seed),
+											&cache->agg_error) != BLOOM_OK))
+			bloom_raise(&cache->agg_error, BLOOM_SOURCE_STORED, "bloom_agg state");
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	return agg_trans_new_state(fcinfo);
 }
 
 static void

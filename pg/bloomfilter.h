@@ -263,6 +263,7 @@ typedef struct BloomCallCache
 	Datum		agg_state;
 	bloom_builder *agg_builder;
 	uint64		agg_seed;
+	bloom_error agg_error;		/* off the per-row path's stack */
 	/* bloom_agg(x, capacity, fpr): the last parameters and their sizing */
 	bool		sizing_ready;
 	int64		capacity;
