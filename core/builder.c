@@ -153,13 +153,30 @@ static bloom_status front_full(bloom_builder *b, bloom_error *err)
 static bloom_status flush_pending(bloom_builder *b, bloom_error *err)
 {
     store *s = b->store;
-    unsigned n = s ? s->npending : 0;
-    bloom_status st = BLOOM_OK;
-    if (s != NULL)
-        s->npending = 0;
-    for (unsigned i = 0; i < n && st == BLOOM_OK; i++)
-        st = store_append(b, s->pending[i], err);
-    return st;
+    if (s == NULL)
+        return BLOOM_OK;
+    unsigned n = s->npending;
+    s->npending = 0;
+    /* store_append written out with the store and its mask in locals: a
+     * host built with -fno-strict-aliasing (PostgreSQL) would read them
+     * again after every hash stored */
+    uint64_t mask = s->mask;
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t hash = s->pending[i];
+        tail *t = &s->tails[(hash >> (64 - PART_BITS)) & mask];
+        uint64_t *cursor = t->cursor;
+        if (cursor != t->end) {
+            BLOOM_PREFETCH_WRITE(cursor + 8); /* as store_append does */
+            *cursor = hash;
+            t->cursor = cursor + 1;
+            continue;
+        }
+        bloom_status st = store_append_slow(b, hash, err);
+        if (st != BLOOM_OK)
+            return st;
+        mask = s->mask; /* the store may have split */
+    }
+    return BLOOM_OK;
 }
 
 bloom_status bloom_builder_add_hash(bloom_builder *b, uint64_t hash, bloom_error *err)
