@@ -527,6 +527,36 @@ static void test_size_from_bounds(void)
     check_bounds_equal_settled(BLOOM_LAYOUT_COUNTING, 3000000, 100000, false);
 }
 
+/* The builder's own filter of a size it fills a region at a time (8 MiB at
+ * 1e-6), visiting its partitions in order and setting each hash's first bit
+ * at once, holds the bits single adds of the same hashes set. */
+static void test_region_filled_builder_equals_single_adds(void)
+{
+    counting_heap heap = {0, 0, -1};
+    bloom_allocator alloc = counting_allocator(&heap);
+    bloom_builder *b;
+    const uint64_t n = 1500000;
+    CHECK(bloom_builder_create(&alloc, BLOOM_LAYOUT_CLASSIC, 1e-6, 11, &b, NULL) == BLOOM_OK);
+    for (uint64_t i = 0; i < n; i++)
+        if (bloom_builder_add_hash(b, key_at(140, i), NULL) != BLOOM_OK)
+            abort();
+    bloom_filter got, want;
+    uint8_t *got_buf = finish(b, &got);
+    CHECK_MSG(classic_regions_fit(&got), "%llu bits: not filled a region at a time",
+              (unsigned long long)got.nbits);
+    size_t size = bloom_serialized_size(got.nbits);
+    uint8_t *want_buf = calloc(1, size);
+    CHECK(bloom_init(want_buf, size, BLOOM_LAYOUT_CLASSIC, got.nbits, got.nhashes, 11, &want, NULL) ==
+          BLOOM_OK);
+    for (uint64_t i = 0; i < n; i++)
+        bloom_add_hash(&want, key_at(140, i));
+    CHECK(bloom_equal(&want, &got));
+    bloom_builder_destroy(b);
+    CHECK(heap.live == 0);
+    free(want_buf);
+    free(got_buf);
+}
+
 const test_case builder_tests[] = {
     {"builder: the cancel hook runs in every long step, and may longjmp", test_cancel_hook},
     {"builder: size and rate targets at 1, 100, 10^4 values", test_targets_small},
@@ -535,6 +565,8 @@ const test_case builder_tests[] = {
     {"builder: merged partials equal the serial result", test_merge_equals_serial},
     {"builder: sized from bounds on the count, the bytes of the settled builder",
      test_size_from_bounds},
+    {"builder: a filter filled a region at a time holds the bits of single adds",
+     test_region_filled_builder_equals_single_adds},
     {"builder: serialize midway and go on", test_serialize_midway},
     {"builder: malformed states rejected", test_malformed_states},
     {"builder: merging mismatched builders fails", test_merge_mismatch},
