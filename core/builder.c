@@ -144,6 +144,8 @@ static bloom_status front_full(bloom_builder *b, bloom_error *err)
     b->front_hits = 0;
     bloom_status st = spill(b, err);
     b->bypass = st == BLOOM_OK && bypass; /* with the store there to take them */
+    if (b->bypass)
+        b->run.next = b->run.end = b->store->pending; /* the next add opens the run */
     return st;
 }
 
@@ -153,10 +155,10 @@ static bloom_status front_full(bloom_builder *b, bloom_error *err)
 static bloom_status flush_pending(bloom_builder *b, bloom_error *err)
 {
     store *s = b->store;
-    if (s == NULL)
+    if (s == NULL || b->run.next == NULL)
         return BLOOM_OK;
-    unsigned n = s->npending;
-    s->npending = 0;
+    unsigned n = (unsigned)(b->run.next - s->pending);
+    b->run.next = s->pending;
     /* store_append written out with the store and its mask in locals: a
      * host built with -fno-strict-aliasing (PostgreSQL) would read them
      * again after every hash stored */
@@ -183,9 +185,16 @@ bloom_status bloom_builder_add_hash(bloom_builder *b, uint64_t hash, bloom_error
 {
     b->sized = false;
     if (b->bypass) {
+        /* the run is full, or was closed when the builder was sized */
         store *s = b->store;
-        s->pending[s->npending++] = hash;
-        return s->npending < PENDING ? BLOOM_OK : flush_pending(b, err);
+        if (b->run.next == s->pending + PENDING) {
+            bloom_status st = flush_pending(b, err);
+            if (st != BLOOM_OK)
+                return st;
+        }
+        *b->run.next++ = hash;
+        b->run.end = s->pending + PENDING;
+        return BLOOM_OK;
     }
     if (hash == 0) {
         b->front_zero = true;
@@ -251,8 +260,8 @@ bloom_status builder_visit_all(const bloom_builder *b, batch_visitor visit, void
                                bloom_error *err)
 {
     bloom_status st = BLOOM_OK;
-    if (b->store && b->store->npending > 0)
-        st = visit(ctx, b->store->pending, b->store->npending, err);
+    if (b->store && b->run.next != NULL && b->run.next != b->store->pending)
+        st = visit(ctx, b->store->pending, (size_t)(b->run.next - b->store->pending), err);
     for (unsigned i = 0; b->store && i < NPARTS && st == BLOOM_OK; i++) {
         const part *p = &b->store->parts[i];
         for (const chunk *c = p->first; c != NULL && st == BLOOM_OK; c = c->next) {

@@ -67,8 +67,8 @@ typedef struct store {
      * 256 chunk chains (their first chunks alone would outweigh it).  Past
      * SPLIT_AT hashes, 256 by top byte, so each pass stays small, in cache. */
     uint64_t mask; /* partition of a hash: (hash >> (64 - PART_BITS)) & mask */
-    unsigned npending;
-    uint64_t pending[PENDING]; /* hashes past the front, not yet appended */
+    uint64_t pending[PENDING]; /* hashes past the front, not yet appended: up to
+                                * the builder's run.next */
     unsigned skip; /* top bits of the hash its partition fixes: 0, then 8 */
     part parts[NPARTS];
     chunk *free_chunks[CHUNK_CLASSES];
@@ -79,14 +79,21 @@ typedef struct store {
 } store;
 
 struct bloom_builder {
+    /* first: bloom_builder_add_hash_inline writes here.  While the builder
+     * bypasses its front and is not sized, [pending, next) are hashes to
+     * append and end is pending + PENDING; else next == end (NULL or at a
+     * sized builder's last hash) */
+    bloom_builder_run run;
     bloom_allocator alloc;
     int layout;
+    unsigned nhashes; /* with nbits below (beside layout: a GROUP BY has many builders) */
     double fpr;
     uint64_t seed;
     uint64_t *front; /* 0 marks a free slot; the hash 0 is front_zero */
     size_t front_slots, front_used;
     bool front_zero;
-    bool bypass;         /* repeats are rare: hashes go straight to the partitions */
+    bool bypass; /* repeats are rare: hashes go straight to the partitions */
+    bool sized;  /* nbits/nhashes/result_bytes are valid for the current set */
     uint64_t front_hits; /* repeats the front absorbed since its last spill */
     struct store *store; /* NULL until the front first spills */
     /* dedup and sort scratch, kept across calls */
@@ -97,9 +104,7 @@ struct bloom_builder {
     uint64_t max_bytes;                /* the host's largest filter (0: the format's) */
     void (*check_interrupts)(void *);  /* may not return (PostgreSQL raises) */
     void *interrupt_ctx;
-    bool sized; /* nbits/nhashes below are valid for the current set */
-    uint64_t nbits;    /* scalable: the first stage's capacity, the distinct count */
-    unsigned nhashes;
+    uint64_t nbits; /* scalable: the first stage's capacity, the distinct count */
     size_t result_bytes; /* the final filter's serialized size */
 };
 
@@ -111,6 +116,14 @@ static inline void *builder_allocate(const bloom_builder *b, size_t size)
     if (p != NULL)
         bloom_advise_huge_pages(p, size);
     return p;
+}
+
+/* The size is for the hashes so far: the next add must go through
+ * bloom_builder_add_hash, which forgets it. */
+static inline void builder_mark_sized(bloom_builder *b)
+{
+    b->sized = true;
+    b->run.end = b->run.next;
 }
 
 static inline void builder_check_interrupts(const bloom_builder *b)

@@ -59,7 +59,7 @@ bloom_status builder_choose_size(bloom_builder *b, bloom_error *err)
         b->nbits = n ? n : 1;
         b->nhashes = 0;
         b->result_bytes = size;
-        b->sized = true;
+        builder_mark_sized(b);
         return BLOOM_OK;
     }
     /* a counting filter has its counters where the classic filter of the
@@ -107,7 +107,7 @@ bloom_status builder_choose_size(bloom_builder *b, bloom_error *err)
     b->nbits = nbits;
     b->nhashes = nhashes;
     b->result_bytes = bloom_layout_size(b->layout, nbits);
-    b->sized = true;
+    builder_mark_sized(b);
     return BLOOM_OK;
 }
 
@@ -162,6 +162,6 @@ bool builder_size_from_bounds(bloom_builder *b)
     b->nbits = nbits_upper;
     b->nhashes = k_upper;
     b->result_bytes = bloom_layout_size(b->layout, nbits_upper);
-    b->sized = true;
+    builder_mark_sized(b);
     return true;
 }

@@ -112,7 +112,7 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 	if (likely(cache != NULL && !PG_ARGISNULL(0) && cache->agg_builder != NULL &&
 			   PG_GETARG_DATUM(0) == cache->agg_state))
 	{
-		if (unlikely(bloom_builder_add_hash(cache->agg_builder,
+		if (unlikely(bloom_builder_add_hash_inline(cache->agg_builder,
 											bloom_hash_value(&cache->hasher, PG_GETARG_DATUM(1),
 															 cache->agg_seed),
 											&cache->agg_error) != BLOOM_OK))

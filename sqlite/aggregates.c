@@ -42,7 +42,7 @@ void bf_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         bf_core_error(ctx, fn, &err);
         return;
     }
-    if (bloom_builder_add_hash(st->builder, hash, &err) != BLOOM_OK)
+    if (bloom_builder_add_hash_inline(st->builder, hash, &err) != BLOOM_OK)
         bf_core_error(ctx, fn, &err);
 }
 

@@ -557,6 +557,45 @@ static void test_region_filled_builder_equals_single_adds(void)
     free(got_buf);
 }
 
+/* The inline add and the call build the same filter: through the front,
+ * in runs once the front steps aside, and after the builder was sized (its
+ * run then closed, so the size is for every hash). */
+static void test_inline_add_equals_call(void)
+{
+    counting_heap heap = {0, 0, -1};
+    bloom_allocator alloc = counting_allocator(&heap);
+    bloom_builder *inl, *call;
+    CHECK(bloom_builder_create(&alloc, BLOOM_LAYOUT_CLASSIC, 0.01, 5, &inl, NULL) == BLOOM_OK);
+    CHECK(bloom_builder_create(&alloc, BLOOM_LAYOUT_CLASSIC, 0.01, 5, &call, NULL) == BLOOM_OK);
+    const uint64_t rounds[] = {100, 50000, 1, 63, 64, 65, 200000};
+    uint64_t from = 0;
+    for (size_t r = 0; r < sizeof rounds / sizeof rounds[0]; r++) {
+        for (uint64_t i = from; i < from + rounds[r]; i++) {
+            CHECK(bloom_builder_add_hash_inline(inl, key_at(150, i), NULL) == BLOOM_OK);
+            CHECK(bloom_builder_add_hash(call, key_at(150, i), NULL) == BLOOM_OK);
+        }
+        from += rounds[r];
+        size_t a, b;
+        CHECK(bloom_builder_result_size(inl, &a, NULL) == BLOOM_OK);
+        CHECK(bloom_builder_result_size(call, &b, NULL) == BLOOM_OK);
+        CHECK_MSG(a == b, "after %llu hashes: %zu bytes against %zu", (unsigned long long)from, a, b);
+        /* a size is cached for the hashes so far: the next add must
+         * forget it, so must not be written inline */
+        CHECK(inl->run.next == inl->run.end);
+    }
+    CHECK_MSG(inl->bypass, "the front never stepped aside: no run was tested");
+    uint64_t distinct;
+    CHECK(bloom_builder_distinct(inl, &distinct, NULL) == BLOOM_OK && distinct == from);
+    bloom_filter fi, fc;
+    uint8_t *bi = finish(inl, &fi), *bc = finish(call, &fc);
+    CHECK(fi.nbits == fc.nbits && memcmp(bi, bc, bloom_serialized_size(fi.nbits)) == 0);
+    bloom_builder_destroy(inl);
+    bloom_builder_destroy(call);
+    CHECK(heap.live == 0);
+    free(bi);
+    free(bc);
+}
+
 const test_case builder_tests[] = {
     {"builder: the cancel hook runs in every long step, and may longjmp", test_cancel_hook},
     {"builder: size and rate targets at 1, 100, 10^4 values", test_targets_small},
@@ -567,6 +606,8 @@ const test_case builder_tests[] = {
      test_size_from_bounds},
     {"builder: a filter filled a region at a time holds the bits of single adds",
      test_region_filled_builder_equals_single_adds},
+    {"builder: the inline add builds what the call builds, sized midway or not",
+     test_inline_add_equals_call},
     {"builder: serialize midway and go on", test_serialize_midway},
     {"builder: malformed states rejected", test_malformed_states},
     {"builder: merging mismatched builders fails", test_merge_mismatch},
