@@ -159,6 +159,8 @@ static bloom_status flush_pending(bloom_builder *b, bloom_error *err)
         return BLOOM_OK;
     unsigned n = (unsigned)(b->run.next - s->pending);
     b->run.next = s->pending;
+    if (b->sized)
+        b->run.end = b->run.next; /* the run stays closed: see builder_mark_sized */
     /* store_append written out with the store and its mask in locals: a
      * host built with -fno-strict-aliasing (PostgreSQL) would read them
      * again after every hash stored */
@@ -307,7 +309,7 @@ static bloom_status add_by_region(void *ctx, const uint64_t *hashes, size_t n, b
 
 /* The final filter's bits: a classic filter of 8 to 64 MiB a region at a
  * time (10^7 values into 16 MiB: 193 ms by fetching each bit's line ahead,
- * 146 this way), with buckets of half the filter's size for as long as the
+ * 118-120 this way), with buckets of the filter's size for as long as the
  * fill; without them if they cannot be had.  (A blocked filter gains
  * nothing: the partitions are by the hash's top byte, which picks the
  * block, so each partition's blocks are already neighbours.) */

@@ -569,8 +569,10 @@ static void test_inline_add_equals_call(void)
     CHECK(bloom_builder_create(&alloc, BLOOM_LAYOUT_CLASSIC, 0.01, 5, &call, NULL) == BLOOM_OK);
     const uint64_t rounds[] = {100, 50000, 1, 63, 64, 65, 200000};
     uint64_t from = 0;
+    bool opened = false; /* a hash was written inline, with no call */
     for (size_t r = 0; r < sizeof rounds / sizeof rounds[0]; r++) {
         for (uint64_t i = from; i < from + rounds[r]; i++) {
+            opened |= inl->run.next != inl->run.end;
             CHECK(bloom_builder_add_hash_inline(inl, key_at(150, i), NULL) == BLOOM_OK);
             CHECK(bloom_builder_add_hash(call, key_at(150, i), NULL) == BLOOM_OK);
         }
@@ -583,7 +585,7 @@ static void test_inline_add_equals_call(void)
          * forget it, so must not be written inline */
         CHECK(inl->run.next == inl->run.end);
     }
-    CHECK_MSG(inl->bypass, "the front never stepped aside: no run was tested");
+    CHECK_MSG(inl->bypass && opened, "no hash was written into a run: the inline path was not tested");
     uint64_t distinct;
     CHECK(bloom_builder_distinct(inl, &distinct, NULL) == BLOOM_OK && distinct == from);
     bloom_filter fi, fc;
