@@ -161,20 +161,14 @@ static bloom_status flush_pending(bloom_builder *b, bloom_error *err)
     b->run.next = s->pending;
     if (b->sized)
         b->run.end = b->run.next; /* the run stays closed: see builder_mark_sized */
-    /* store_append written out with the store and its mask in locals: a
-     * host built with -fno-strict-aliasing (PostgreSQL) would read them
-     * again after every hash stored */
+    /* store_append with the store and its mask in locals: a host built
+     * with -fno-strict-aliasing (PostgreSQL) would read them again after
+     * every hash stored */
     uint64_t mask = s->mask;
     for (unsigned i = 0; i < n; i++) {
         uint64_t hash = s->pending[i];
-        tail *t = &s->tails[(hash >> (64 - PART_BITS)) & mask];
-        uint64_t *cursor = t->cursor;
-        if (cursor != t->end) {
-            BLOOM_PREFETCH_WRITE(cursor + 8); /* as store_append does */
-            *cursor = hash;
-            t->cursor = cursor + 1;
+        if (tail_append(&s->tails[(hash >> (64 - PART_BITS)) & mask], hash))
             continue;
-        }
         bloom_status st = store_append_slow(b, hash, err);
         if (st != BLOOM_OK)
             return st;

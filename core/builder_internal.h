@@ -185,19 +185,26 @@ uint64_t part_distinct_at_least(const part *p, uint64_t *bitmap, size_t words);
 bloom_status store_append_slow(bloom_builder *b, uint64_t hash, bloom_error *err);
 
 /* The path of every row once the front steps aside: one store. */
+/* Appends to a partition's last chunk if it has room. */
+static inline bool tail_append(tail *t, uint64_t hash)
+{
+    uint64_t *cursor = t->cursor;
+    if (cursor == t->end)
+        return false;
+    /* 256 append streams are more than a hardware prefetcher follows: ask
+     * for the partition's next line now, so the store that reaches it
+     * (hundreds of rows on) does not wait for it */
+    BLOOM_PREFETCH_WRITE(cursor + 8);
+    *cursor = hash;
+    t->cursor = cursor + 1;
+    return true;
+}
+
 static inline bloom_status store_append(bloom_builder *b, uint64_t hash, bloom_error *err)
 {
-    if (b->store != NULL) {
-        tail *t = &b->store->tails[(hash >> (64 - PART_BITS)) & b->store->mask];
-        if (t->cursor != t->end) {
-            /* 256 append streams are more than a hardware prefetcher
-             * follows: ask for the partition's next line now, so the store
-             * that reaches it (hundreds of rows on) does not wait for it */
-            BLOOM_PREFETCH_WRITE(t->cursor + 8);
-            *t->cursor++ = hash;
-            return BLOOM_OK;
-        }
-    }
+    if (b->store != NULL &&
+        tail_append(&b->store->tails[(hash >> (64 - PART_BITS)) & b->store->mask], hash))
+        return BLOOM_OK;
     return store_append_slow(b, hash, err);
 }
 
