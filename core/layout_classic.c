@@ -192,11 +192,17 @@ bool classic_regions_fit(const bloom_filter *f)
            regions >= CLASSIC_REGIONS_MIN && regions <= CLASSIC_REGIONS_MAX;
 }
 
+/* Where region r's bucket begins (its offsets run from here to r->end). */
+static inline uint32_t *bucket_start(const classic_regions *r, uint64_t region)
+{
+    return r->slots + region * CLASSIC_REGION_STRIDE;
+}
+
 void classic_regions_start(const bloom_filter *f, classic_regions *r, uint32_t *slots)
 {
     r->slots = slots;
     for (uint64_t region = 0; region < (f->nbits >> CLASSIC_REGION_BITS); region++)
-        r->end[region] = slots + region * CLASSIC_REGION_STRIDE;
+        r->end[region] = bucket_start(r, region);
 }
 
 static void set_region(bloom_filter *f, classic_regions *r, uint64_t region)
@@ -204,13 +210,13 @@ static void set_region(bloom_filter *f, classic_regions *r, uint64_t region)
     /* locals: the stores go through bytes, which may alias anything, so
      * the count and the pointers would be read again after each */
     uint8_t *const base = f->bits + (region << CLASSIC_REGION_BITS >> 3);
-    const uint32_t *const start = r->slots + region * CLASSIC_REGION_STRIDE;
+    uint32_t *const start = bucket_start(r, region);
     const uint32_t *const end = r->end[region];
     for (const uint32_t *o = start; o < end; o++) {
         uint8_t *word = base + 8 * (*o >> 6);
         store_le64(word, load_le64(word) | (uint64_t)1 << (*o & 63));
     }
-    r->end[region] = (uint32_t *)start;
+    r->end[region] = start;
 }
 
 static inline __attribute__((always_inline)) void add_by_region_k(bloom_filter *f,
@@ -230,8 +236,7 @@ static inline __attribute__((always_inline)) void add_by_region_k(bloom_filter *
     uint64_t xs[BLOOM_MAX_NHASHES];
     for (size_t from = 0; from < n; from += chunk) {
         for (uint64_t region = 0; region < regions; region++)
-            if (r->end[region] - (r->slots + region * CLASSIC_REGION_STRIDE) >
-                CLASSIC_REGION_SLOTS - (ptrdiff_t)(chunk * k))
+            if (r->end[region] - bucket_start(r, region) > CLASSIC_REGION_SLOTS - (ptrdiff_t)(chunk * k))
                 set_region(f, r, region);
         size_t to = n - from < chunk ? n : from + chunk;
         for (size_t j = from; j < to; j++) {
