@@ -52,7 +52,7 @@ static void test_plan_reads_what_probe_reads(void)
 
 static void test_batch_equals_single(void)
 {
-    static const size_t counts[] = {0, 1, 7, 8, 9, 16, 17, 1000};
+    static const size_t counts[] = {0, 1, 7, 8, 9, 16, 17, 255, 256, 257, 1000};
     uint64_t hashes[1000];
     bool out[1000];
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
