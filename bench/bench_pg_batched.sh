@@ -8,6 +8,8 @@
 #   count(*) WHERE bloom_contains(f, y), f of 10^7 values (16 MiB) read from a
 #     table, classic and blocked; and f of 10^5 (128 KiB, in the cache)
 #                                       vs count(*) WHERE hashint8(y) <> 0
+#   the same of absent keys, -y (a join's filter mostly answers no)
+#                                       vs count(*) WHERE hashint8(-y) <> 0
 #   the Bloom join recipe (10M fact rows, 1% of a 1M-row dimension)
 #                                       vs the hash semi-join it replaces
 #
@@ -40,13 +42,13 @@ SQL
 # Each measured query is a function whose SET clause fixes the setting
 # while its query is planned.
 psql <<'SQL'
-CREATE OR REPLACE FUNCTION batched_probe(filter_name text, batched bool) RETURNS bigint
+CREATE OR REPLACE FUNCTION batched_probe(filter_name text, batched bool, probe_key text DEFAULT 'y') RETURNS bigint
 LANGUAGE plpgsql AS $$
 DECLARE
     n bigint;
 BEGIN
     PERFORM set_config('bloomfilter.enable_batched_probe', batched::text, true);
-    EXECUTE 'SELECT count(*) FROM batched_t WHERE bloom_contains((SELECT f FROM batched_filters WHERE name = $1), y)'
+    EXECUTE 'SELECT count(*) FROM batched_t WHERE bloom_contains((SELECT f FROM batched_filters WHERE name = $1), ' || probe_key || ')'
         INTO n USING filter_name;
     RETURN n;
 END $$;
@@ -88,6 +90,8 @@ BEGIN
     IF batched_probe('10M classic', true) <> batched_probe('10M classic', false)
        OR batched_probe('10M blocked', true) <> batched_probe('10M blocked', false)
        OR batched_probe('100k classic', true) <> batched_probe('100k classic', false)
+       OR batched_probe('10M classic', true, '-y') <> batched_probe('10M classic', false, '-y')
+       OR batched_probe('10M blocked', true, '-y') <> batched_probe('10M blocked', false, '-y')
        OR batched_join(true) <> batched_join(false) THEN
         RAISE EXCEPTION 'batched and row-by-row answers differ';
     END IF;
@@ -101,6 +105,10 @@ INSERT INTO queries (name, query, baseline) VALUES
   ('bloom_contains(f, y), f 10M blocked, batched', 'SELECT batched_probe(''10M blocked'', true)', 'count(*) WHERE hashint8(y) <> 0'),
   ('bloom_contains(f, y), f 100k classic, row by row', 'SELECT batched_probe(''100k classic'', false)', 'count(*) WHERE hashint8(y) <> 0'),
   ('bloom_contains(f, y), f 100k classic, batched', 'SELECT batched_probe(''100k classic'', true)', 'count(*) WHERE hashint8(y) <> 0'),
+  ('count(*) WHERE hashint8(-y) <> 0', 'SELECT count(*) FROM batched_t WHERE hashint8(-y) <> 0', NULL),
+  ('bloom_contains(f, -y), absent, f 10M classic, row by row', 'SELECT batched_probe(''10M classic'', false, ''-y'')', 'count(*) WHERE hashint8(-y) <> 0'),
+  ('bloom_contains(f, -y), absent, f 10M classic, batched', 'SELECT batched_probe(''10M classic'', true, ''-y'')', 'count(*) WHERE hashint8(-y) <> 0'),
+  ('bloom_contains(f, -y), absent, f 10M blocked, batched', 'SELECT batched_probe(''10M blocked'', true, ''-y'')', 'count(*) WHERE hashint8(-y) <> 0'),
   ('hash semi-join (fact 10M, dim 1%)', 'SELECT count(*), sum(amount) FROM batched_fact f WHERE f.k IN (SELECT k FROM batched_dim WHERE selected)', NULL),
   ('Bloom join recipe, row by row', 'SELECT batched_join(false)', 'hash semi-join (fact 10M, dim 1%)'),
   ('Bloom join recipe, batched', 'SELECT batched_join(true)', 'hash semi-join (fact 10M, dim 1%)');
@@ -108,7 +116,9 @@ INSERT INTO queries (name, query, baseline) VALUES
 CREATE TEMP TABLE goals (name text, goal float8);
 INSERT INTO goals VALUES
   ('bloom_contains(f, y), f 10M classic, batched', 1.5),
-  ('bloom_contains(f, y), f 10M blocked, batched', 1.5);
+  ('bloom_contains(f, y), f 10M blocked, batched', 1.5),
+  ('bloom_contains(f, -y), absent, f 10M classic, batched', 1.5),
+  ('bloom_contains(f, -y), absent, f 10M blocked, batched', 1.5);
 -- warm the cache
 SELECT count(*) FROM batched_t \\g /dev/null
 SELECT count(*) FROM batched_fact \\g /dev/null
@@ -136,4 +146,4 @@ SELECT r.name AS "query ($ROWS rows)", round(r.ms::numeric, 1) AS "median ms",
 FROM results r LEFT JOIN results b ON b.name = r.baseline LEFT JOIN goals g ON g.name = r.name ORDER BY r.ord;
 SELECT 'filter sizes: ' || string_agg(name || ' -> ' || pg_size_pretty(octet_length(f::bytea)::bigint), ', ' ORDER BY name) FROM batched_filters;
 SQL
-psql -c "DROP TABLE batched_t, batched_filters, batched_fact, batched_dim; DROP FUNCTION batched_probe(text, bool), batched_join(bool), batched_plan(text, bool)"
+psql -c "DROP TABLE batched_t, batched_filters, batched_fact, batched_dim; DROP FUNCTION batched_probe(text, bool, text), batched_join(bool), batched_plan(text, bool)"

@@ -382,10 +382,13 @@ void bloom_slices_to_rows(const uint64_t *cols, uint64_t nbytes, uint8_t *const 
  * costing one full miss per probe.  Same answers as the single probe.
  */
 void bloom_contains_hashes(const bloom_filter *f, const uint64_t *hashes, size_t n, bool *out);
-/* Ask the CPU to fetch the lines a probe of this hash will read (one block
- * blocked, k lines classic and counting; nothing for scalable filters), and
- * return at once: a host that gathers a batch of hashes one row at a time
- * calls it per hash, so the misses overlap its own work for the next rows. */
+/* Ask the CPU to fetch the lines bloom_contains_hashes reads first for this
+ * hash (the block of a blocked filter; the lines of a classic filter's first
+ * two bits, the only ones most absent keys need: the batch fetches the rest
+ * of the few hashes whose two bits are set; k lines of a counting filter;
+ * nothing for scalable filters), and return at once: a host that gathers a
+ * batch of hashes one row at a time calls it per hash, so the misses overlap
+ * its own work for the next rows, then probes the batch. */
 void bloom_prefetch_hash(const bloom_filter *f, uint64_t hash);
 
 /* BLOOM_OK if the estimates of two filters (bloom_estimate_union,

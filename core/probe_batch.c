@@ -30,12 +30,15 @@ void bloom_prefetch_hash(const bloom_filter *f, uint64_t hash)
         BLOOM_PREFETCH_READ(block + BLOOM_BLOCK_BITS / 8 - 1);
         return;
     }
-    if (f->layout != BLOOM_LAYOUT_CLASSIC && f->layout != BLOOM_LAYOUT_COUNTING)
+    if (f->layout == BLOOM_LAYOUT_CLASSIC) {
+        classic_prefetch_first(f, hash);
+        return;
+    }
+    if (f->layout != BLOOM_LAYOUT_COUNTING)
         return;
     uint64_t bits[BLOOM_MAX_NHASHES];
     classic_probe_bits(f, hash, bits);
-    /* counting: counter i is the nibble of byte i / 2 */
-    unsigned shift = f->layout == BLOOM_LAYOUT_COUNTING ? 1 : 3;
+    /* counter i is the nibble of byte i / 2 */
     for (unsigned i = 0; i < f->nhashes; i++)
-        BLOOM_PREFETCH_READ(f->bits + (bits[i] >> shift));
+        BLOOM_PREFETCH_READ(f->bits + (bits[i] >> 1));
 }

@@ -6,11 +6,12 @@
  * is returned.  This scan reads up to BLOOM_PROBE_BATCH visible rows,
  * keeping their tuple headers (the tuples stay in their pinned pages),
  * hashes their keys as bloom_contains does (hashing.c), asks for the lines
- * each key's probe reads as soon as it is hashed (bloom_prefetch_hash: the
- * misses overlap the reading of the next rows), probes them all, and
- * returns the survivors one by one through ExecScan, which checks the other quals and
- * projects.  Rows whose key or filter is NULL are not returned (the function
- * is STRICT, so the qual is NULL there).
+ * each key's probe reads first as soon as it is hashed (bloom_prefetch_hash:
+ * the misses overlap the reading of the next rows), probes the batch
+ * (bloom_contains_hashes), and returns the survivors one by one through
+ * ExecScan, which checks the other quals and projects.  Rows whose key or
+ * filter is NULL are not returned (the function is STRICT, so the qual is
+ * NULL there).
  *
  * Plan node: a CustomScan on a heap table, custom_exprs = (filter, key),
  * plan.qual = the other quals.
@@ -284,9 +285,12 @@ next_batch(BatchedProbeState *state)
 	}
 	MemoryContextSwitchTo(old);
 
-	/* a big filter's lines were fetched as the rows were read */
-	for (int i = 0; i < nkeys; i++)
-		state->hits[i] = bloom_contains_hash(&state->filter, state->hashes[i]);
+	/* a big filter's first lines were fetched as the rows were read */
+	if (state->prefetch)
+		bloom_contains_hashes(&state->filter, state->hashes, (size_t) nkeys, state->hits);
+	else
+		for (int i = 0; i < nkeys; i++)
+			state->hits[i] = bloom_contains_hash(&state->filter, state->hashes[i]);
 	for (int i = 0; i < nkeys; i++)
 		if (state->hits[i])
 			state->survivors[state->nsurvivors++] = rows[i];
