@@ -170,8 +170,13 @@ static bloom_status flush_pending(bloom_builder *b, bloom_error *err)
         if (tail_append(&s->tails[(hash >> (64 - PART_BITS)) & mask], hash))
             continue;
         bloom_status st = store_append_slow(b, hash, err);
-        if (st != BLOOM_OK)
+        if (st != BLOOM_OK) {
+            /* the adds of hashes i.. returned BLOOM_OK: they wait in the
+             * run, closed so that the next add comes through here */
+            memmove(s->pending, s->pending + i, (n - i) * sizeof *s->pending);
+            b->run.next = b->run.end = s->pending + (n - i);
             return st;
+        }
         mask = s->mask; /* the store may have split */
     }
     return BLOOM_OK;
@@ -313,6 +318,10 @@ static void fill_filter(bloom_builder *b, bloom_filter *f)
     memset(&fill, 0, sizeof fill);
     fill.f = f;
     uint32_t *slots = NULL;
+    if (b->fill_buckets != NULL) { /* a fill the host left by longjmp */
+        builder_release(b, b->fill_buckets);
+        b->fill_buckets = NULL;
+    }
     if (classic_regions_fit(f))
         slots = builder_allocate(b, (size_t)(f->nbits >> CLASSIC_REGION_BITS) * CLASSIC_REGION_STRIDE *
                                         sizeof(uint32_t));

@@ -17,6 +17,8 @@
 
 #include "internal.h"
 
+#include <stddef.h>
+
 BLOOM_HIDDEN_BEGIN
 
 enum {
@@ -107,6 +109,8 @@ struct bloom_builder {
     uint64_t nbits; /* scalable: the first stage's capacity, the distinct count */
     size_t result_bytes; /* the final filter's serialized size */
 };
+_Static_assert(offsetof(struct bloom_builder, run) == 0,
+               "bloom_builder_add_hash_inline reads the run at the builder's address");
 
 /* ---- memory (the caller's allocator) ---- */
 

@@ -6,6 +6,7 @@
 
 #include "builder_internal.h" /* whether a size skipped the final pass */
 
+#include <inttypes.h>
 #include <math.h>
 #include <setjmp.h>
 #include <string.h>
@@ -405,8 +406,10 @@ static bloom_builder *builder_of(bloom_allocator *alloc, cancel_probe *probe, ui
 }
 
 /* Sizes b (a filter of at least min_len bytes), leaves its fill by the
- * hook's longjmp, and destroys it. */
-static void cancel_mid_fill(bloom_builder *b, cancel_probe *probe, size_t min_len)
+ * hook's longjmp, finishes it again if asked (n hashes of stream, all
+ * found), and destroys it. */
+static void cancel_mid_fill(bloom_builder *b, cancel_probe *probe, size_t min_len,
+                            bool finish_again, uint64_t stream, uint64_t n)
 {
     size_t len;
     bloom_filter f;
@@ -416,6 +419,15 @@ static void cancel_mid_fill(bloom_builder *b, cancel_probe *probe, size_t min_le
     if (setjmp(*probe->jump) == 0) {
         (void)bloom_builder_finish(b, buf, len, &f, NULL);
         CHECK_MSG(0, "the hook's longjmp never happened while filling");
+    }
+    probe->leave_after = 0;
+    if (finish_again) {
+        memset(buf, 0, len);
+        CHECK(bloom_builder_finish(b, buf, len, &f, NULL) == BLOOM_OK);
+        uint64_t missing = 0;
+        for (uint64_t i = 0; i < n; i++)
+            missing += !bloom_contains_hash(&f, key_at(stream, i));
+        CHECK_MSG(missing == 0, "%" PRIu64 " hashes missing after the second finish", missing);
     }
     free(buf);
     bloom_builder_destroy(b);
@@ -459,11 +471,50 @@ static void test_cancel_hook(void)
      * to be filled a region at a time (8 MiB at 1e-6): its buckets too. */
     jmp_buf jump;
     probe = (cancel_probe){0, 0, &jump};
-    cancel_mid_fill(builder_of(&alloc, &probe, 98, N), &probe, 0);
+    cancel_mid_fill(builder_of(&alloc, &probe, 98, N), &probe, 0, false, 0, 0);
     CHECK(heap.live == 0);
-    cancel_mid_fill(builder_with_rate(&alloc, &probe, 99, 1500000, 1e-6), &probe,
-                    bloom_serialized_size((uint64_t)CLASSIC_REGIONS_MIN << CLASSIC_REGION_BITS));
+    const size_t regions_min = bloom_serialized_size((uint64_t)CLASSIC_REGIONS_MIN << CLASSIC_REGION_BITS);
+    cancel_mid_fill(builder_with_rate(&alloc, &probe, 99, 1500000, 1e-6), &probe, regions_min,
+                    false, 0, 0);
     CHECK(heap.live == 0);
+    /* finished again after the longjmp: the first fill's buckets are not
+     * lost, and the second fill is whole */
+    cancel_mid_fill(builder_with_rate(&alloc, &probe, 100, 1500000, 1e-6), &probe, regions_min,
+                    true, 100, 1500000);
+    CHECK(heap.live == 0);
+}
+
+/* An allocation fails in the flush of the run of pending hashes; the host
+ * retries the add that failed and goes on.  The hashes whose adds returned
+ * BLOOM_OK before are kept (the flush used to drop the rest of the run). */
+static void test_failed_flush_keeps_accepted(void)
+{
+    enum { N = 300000, FAIL_FROM = 100000 };
+    for (long skip = 0; skip < 2; skip++) { /* the next two allocations come in flushes */
+        counting_heap heap = {0, 0, -1};
+        bloom_allocator alloc = counting_allocator(&heap);
+        bloom_builder *b;
+        CHECK(bloom_builder_create(&alloc, BLOOM_LAYOUT_CLASSIC, 0.01, 0, &b, NULL) == BLOOM_OK);
+        unsigned failures = 0;
+        for (uint64_t i = 0; i < N; i++) {
+            if (i == FAIL_FROM)
+                heap.fail_after = skip; /* one of the next allocations fails */
+            while (bloom_builder_add_hash_inline(b, key_at(101, i), NULL) != BLOOM_OK) {
+                failures++;
+                heap.fail_after = -1;
+            }
+        }
+        CHECK_MSG(failures == 1, "skip %ld: %u adds failed", skip, failures);
+        bloom_filter f;
+        uint8_t *buf = finish(b, &f);
+        uint64_t missing = 0;
+        for (uint64_t i = 0; i < N; i++)
+            missing += !bloom_contains_hash(&f, key_at(101, i));
+        CHECK_MSG(missing == 0, "skip %ld: %" PRIu64 " hashes lost", skip, missing);
+        free(buf);
+        bloom_builder_destroy(b);
+        CHECK(heap.live == 0);
+    }
 }
 
 /* Whether every partition is settled (the final pass ran). */
@@ -600,6 +651,8 @@ static void test_inline_add_equals_call(void)
 
 const test_case builder_tests[] = {
     {"builder: the cancel hook runs in every long step, and may longjmp", test_cancel_hook},
+    {"builder: an add that fails in the run's flush loses no hash added before",
+     test_failed_flush_keeps_accepted},
     {"builder: size and rate targets at 1, 100, 10^4 values", test_targets_small},
     {"builder: size and rate targets at 10^6, 10^7 values", test_targets_large},
     {"builder: blocked layout targets", test_targets_blocked},
