@@ -284,6 +284,7 @@ void classic_probe_bits(const bloom_filter *f, uint64_t hash, uint64_t *bits)
  * about DISTANCE misses are in flight instead of one. */
 enum { DISTANCE = 8, FIRST = 2, PASS_HASHES = 256 };
 
+/* Positions 0 and 1 of positions_k, their lines asked for. */
 static inline void first_positions(const bloom_filter *f, uint64_t hash, uint64_t *pos)
 {
     pos[0] = mulhi64(hash, f->nbits);
