@@ -282,7 +282,7 @@ void classic_probe_bits(const bloom_filter *f, uint64_t hash, uint64_t *bits)
  * left.  A miss then fetches about 2.9 lines instead of k.  In each pass the
  * lines of the probe DISTANCE ahead are prefetched while one is tested, so
  * about DISTANCE misses are in flight instead of one. */
-enum { DISTANCE = 8, FIRST = 2, PASS_HASHES = 256 };
+enum { DISTANCE = 8, FIRST = 2, PASS_HASHES = 256, CACHED_BYTES = 1 << 20 };
 
 /* Positions 0 and 1 of positions_k, their lines asked for. */
 static inline void first_positions(const bloom_filter *f, uint64_t hash, uint64_t *pos)
@@ -340,8 +340,45 @@ static void contains_pass(const bloom_filter *f, const uint64_t *hashes, size_t 
     }
 }
 
+/* The same two passes over a filter in the cache, where a prefetch and its
+ * ring only cost instructions: the CPU overlaps the loads of neighbouring
+ * hashes by itself. */
+static void contains_pass_cached(const bloom_filter *f, const uint64_t *hashes, size_t n, bool *out)
+{
+    uint16_t left[PASS_HASHES];
+    uint64_t second[PASS_HASHES]; /* hash j's second hash, kept for the second pass */
+    size_t nleft = 0;
+    for (size_t j = 0; j < n; j++) {
+        uint64_t x = hashes[j], y = second_hash(x);
+        unsigned both = test_bit(f->bits, mulhi64(x, f->nbits)) & test_bit(f->bits, mulhi64(x + y, f->nbits));
+        out[j] = false;
+        left[nleft] = (uint16_t)j;
+        second[nleft] = y;
+        nleft += both;
+    }
+    for (size_t j = 0; j < nleft; j++) {
+        /* progression_k from position FIRST on */
+        uint64_t y = second[j], x = hashes[left[j]] + y;
+        y += 1;
+        x += y;
+        y += 2;
+        unsigned all = 1;
+        for (unsigned i = FIRST; i < f->nhashes; i++) {
+            all &= test_bit(f->bits, mulhi64(x, f->nbits));
+            x += y;
+            y += i + 1;
+        }
+        out[left[j]] = all != 0;
+    }
+}
+
 void classic_contains_many(const bloom_filter *f, const uint64_t *hashes, size_t n, bool *out)
 {
+    if (f->nbytes <= CACHED_BYTES && f->nhashes >= FIRST) {
+        for (size_t from = 0; from < n; from += PASS_HASHES)
+            contains_pass_cached(f, hashes + from, n - from < PASS_HASHES ? n - from : PASS_HASHES, out + from);
+        return;
+    }
     if (f->nhashes < FIRST) {
         for (size_t j = 0; j < n; j++)
             out[j] = classic_contains(f, hashes[j]);

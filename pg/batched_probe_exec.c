@@ -286,11 +286,7 @@ next_batch(BatchedProbeState *state)
 	MemoryContextSwitchTo(old);
 
 	/* a big filter's first lines were fetched as the rows were read */
-	if (state->prefetch)
-		bloom_contains_hashes(&state->filter, state->hashes, (size_t) nkeys, state->hits);
-	else
-		for (int i = 0; i < nkeys; i++)
-			state->hits[i] = bloom_contains_hash(&state->filter, state->hashes[i]);
+	bloom_contains_hashes(&state->filter, state->hashes, (size_t) nkeys, state->hits);
 	for (int i = 0; i < nkeys; i++)
 		if (state->hits[i])
 			state->survivors[state->nsurvivors++] = rows[i];

@@ -243,11 +243,7 @@ next_runtime_batch(BatchedProbeState *state)
 					hashes[nkeys] = rf->hashes[alive[i]];
 					rows[nkeys++] = alive[i];
 				}
-			if (rf->prefetch)
-				bloom_contains_hashes(&rf->filter, hashes, (size_t) nkeys, state->hits);
-			else
-				for (int i = 0; i < nkeys; i++)
-					state->hits[i] = bloom_contains_hash(&rf->filter, hashes[i]);
+			bloom_contains_hashes(&rf->filter, hashes, (size_t) nkeys, state->hits);
 			nalive = 0;
 			for (int i = 0; i < nkeys; i++)
 				if (state->hits[i])

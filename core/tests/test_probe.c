@@ -13,6 +13,7 @@ static const struct {
     unsigned k;
 } shapes[] = {{BLOOM_LAYOUT_CLASSIC, 1, 1},        {BLOOM_LAYOUT_CLASSIC, 61, 3},
               {BLOOM_LAYOUT_CLASSIC, 9585, 7},     {BLOOM_LAYOUT_CLASSIC, 1 << 20, 32},
+              {BLOOM_LAYOUT_CLASSIC, 1 << 24, 7}, /* 2 MiB: the batch prefetches */
               {BLOOM_LAYOUT_BLOCKED, 256, 8},      {BLOOM_LAYOUT_BLOCKED, 256 * 37, 8},
               {BLOOM_LAYOUT_BLOCKED, 1 << 20, 8}};
 
@@ -60,6 +61,10 @@ static void test_batch_equals_single(void)
         uint8_t *buf = new_filter(shapes[s].layout, shapes[s].nbits, shapes[s].k, 3, &f);
         for (uint64_t i = 0; i < 500; i++) /* the odd-numbered hashes below */
             bloom_add_hash(&f, key_at(40, i));
+        /* about 40% of the bits set, so that absent hashes pass the batch's
+         * first bits as often as at a filter's capacity */
+        for (uint64_t i = 0; i < shapes[s].nbits / (2 * shapes[s].k); i++)
+            bloom_add_hash(&f, key_at(42, i));
         for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
             size_t n = counts[c];
             for (size_t i = 0; i < n; i++)
