@@ -374,18 +374,15 @@ static void contains_pass_cached(const bloom_filter *f, const uint64_t *hashes, 
 
 void classic_contains_many(const bloom_filter *f, const uint64_t *hashes, size_t n, bool *out)
 {
-    if (f->nbytes <= CACHED_BYTES && f->nhashes >= FIRST) {
-        for (size_t from = 0; from < n; from += PASS_HASHES)
-            contains_pass_cached(f, hashes + from, n - from < PASS_HASHES ? n - from : PASS_HASHES, out + from);
-        return;
-    }
     if (f->nhashes < FIRST) {
         for (size_t j = 0; j < n; j++)
             out[j] = classic_contains(f, hashes[j]);
         return;
     }
+    void (*pass)(const bloom_filter *, const uint64_t *, size_t, bool *) =
+        f->nbytes <= CACHED_BYTES ? contains_pass_cached : contains_pass;
     for (size_t from = 0; from < n; from += PASS_HASHES)
-        contains_pass(f, hashes + from, n - from < PASS_HASHES ? n - from : PASS_HASHES, out + from);
+        pass(f, hashes + from, n - from < PASS_HASHES ? n - from : PASS_HASHES, out + from);
 }
 
 double classic_estimate_fpr(const bloom_filter *f)
