@@ -81,9 +81,9 @@ bool bloom_add_is_noop(const bloom_filter *f, uint64_t hash)
 
 bool bloom_contains_hash(const bloom_filter *f, uint64_t hash)
 {
-    switch (f->layout) {
-    case BLOOM_LAYOUT_BLOCKED:
+    if (f->layout == BLOOM_LAYOUT_BLOCKED)
         return blocked_contains(f, hash);
+    switch (f->layout) {
     case BLOOM_LAYOUT_COUNTING:
         return counting_contains(f, hash);
     case BLOOM_LAYOUT_SCALABLE:
