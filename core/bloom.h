@@ -382,6 +382,10 @@ void bloom_slices_to_rows(const uint64_t *cols, uint64_t nbytes, uint8_t *const 
  * costing one full miss per probe.  Same answers as the single probe.
  */
 void bloom_contains_hashes(const bloom_filter *f, const uint64_t *hashes, size_t n, bool *out);
+/* The index of the first of hashes[0, n) whose bloom_contains_hash is
+ * `answer`, n if none: SQL's ALL (the first false) and ANY (the first true)
+ * over a batch, its probes overlapping as bloom_contains_hashes's. */
+size_t bloom_contains_first(const bloom_filter *f, const uint64_t *hashes, size_t n, bool answer);
 /* Ask the CPU to fetch the lines bloom_contains_hashes reads first for this
  * hash (the block of a blocked filter; the lines of a classic filter's first
  * two bits, the only ones most absent keys need: the batch fetches the rest

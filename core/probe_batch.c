@@ -20,6 +20,20 @@ void bloom_contains_hashes(const bloom_filter *f, const uint64_t *hashes, size_t
     }
 }
 
+size_t bloom_contains_first(const bloom_filter *f, const uint64_t *hashes, size_t n, bool answer)
+{
+    enum { PASS = 256 };
+    bool out[PASS];
+    for (size_t from = 0; from < n; from += PASS) {
+        size_t m = n - from < PASS ? n - from : PASS;
+        bloom_contains_hashes(f, hashes + from, m, out);
+        for (size_t i = 0; i < m; i++)
+            if (out[i] == answer)
+                return from + i;
+    }
+    return n;
+}
+
 void bloom_prefetch_hash(const bloom_filter *f, uint64_t hash)
 {
     if (f->layout == BLOOM_LAYOUT_BLOCKED) {

@@ -106,8 +106,10 @@ bloom_add_all(PG_FUNCTION_ARGS)
 
 /*
  * bloom_contains_all (want_all) and bloom_contains_any: SQL's three-valued
- * ALL / ANY over the elements' answers, stopping at the first element that
- * decides the result.
+ * ALL / ANY over the elements' answers, stopping at the first batch that
+ * decides the result.  The hashes are probed a batch at a time, so that a
+ * large filter's misses overlap; batches grow from 8 to 256 elements, so an
+ * early decision hashes at most twice the elements it needed.
  */
 static Datum
 contains_many(FunctionCallInfo fcinfo, bool want_all)
@@ -119,21 +121,31 @@ contains_many(FunctionCallInfo fcinfo, bool want_all)
 	bool		isnull;
 	bool		saw_null = false;
 	bool		decided = false;
-	uint64		n = 0;
+	uint64		n = 0,
+				batch[256];
+	size_t		nbatch = 0,
+				room = 8;
 
 	bloom_read_arg(fcinfo, 0, &cache->filter, &f);
-	while (array_iterate(it, &value, &isnull))
+	while (!decided && array_iterate(it, &value, &isnull))
 	{
 		if ((++n & 1023) == 0)
 			CHECK_FOR_INTERRUPTS();
 		if (isnull)
-			saw_null = true;
-		else if (bloom_contains_hash(&f, bloom_hash_value(&cache->hasher, value, f.seed)) != want_all)
 		{
-			decided = true;
-			break;
+			saw_null = true;
+			continue;
+		}
+		batch[nbatch++] = bloom_hash_value(&cache->hasher, value, f.seed);
+		if (nbatch == room)
+		{
+			decided = bloom_contains_first(&f, batch, nbatch, !want_all) < nbatch;
+			nbatch = 0;
+			room = Min(2 * room, lengthof(batch));
 		}
 	}
+	if (!decided)
+		decided = bloom_contains_first(&f, batch, nbatch, !want_all) < nbatch;
 	array_free_iterator(it);
 	if (decided)
 		PG_RETURN_BOOL(!want_all);

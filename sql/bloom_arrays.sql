@@ -68,6 +68,32 @@ SELECT count(*) AS rows,
        count(*) FILTER (WHERE bloom_contains_all(f, ARRAY[g, g + 2]) IS DISTINCT FROM (bloom_contains(f, g) AND bloom_contains(f, g + 2))) AS all_differs,
        count(*) FILTER (WHERE bloom_contains_any(f, ARRAY[g, g + 1]) IS DISTINCT FROM (bloom_contains(f, g) OR bloom_contains(f, g + 1))) AS any_differs
 FROM arr_big, generate_series(1, 2000) g;
+-- arrays longer than a batch (batches of 8, 16, ... 256 elements end after
+-- 8, 24, 56, 120, 248, 504 elements): the one deciding element at a batch's
+-- end or start or nowhere (place = len), a NULL before it, after it or none
+CREATE TABLE arr_long AS
+SELECT len, place, nullat,
+       array_agg(CASE WHEN i = nullat THEN NULL WHEN i = place THEN 2 * i ELSE 2 * i + 1 END ORDER BY i) AS members_but_one,
+       array_agg(CASE WHEN i = nullat THEN NULL WHEN i = place THEN 2 * i + 1 ELSE 2 * i END ORDER BY i) AS absent_but_one
+FROM (VALUES (1), (8), (9), (24), (25), (256), (505), (600)) l(len),
+     (VALUES (0), (7), (8), (23), (24), (55), (56), (247), (248), (503), (504), (599), (600)) p(place),
+     (VALUES (-1), (3), (300)) n(nullat),
+     generate_series(0, len - 1) i
+WHERE place <= len OR place = 600
+GROUP BY len, place, nullat;
+SELECT count(*) AS arrays,
+       count(*) FILTER (WHERE bloom_contains_all(f, members_but_one) IS DISTINCT FROM
+           (SELECT CASE WHEN bool_or(NOT c) THEN false WHEN bool_or(c IS NULL) THEN NULL ELSE true END
+            FROM (SELECT bloom_contains(f, e) AS c FROM unnest(members_but_one) e) s)) AS all_differs,
+       count(*) FILTER (WHERE bloom_contains_any(f, absent_but_one) IS DISTINCT FROM
+           (SELECT CASE WHEN bool_or(c) THEN true WHEN bool_or(c IS NULL) THEN NULL ELSE false END
+            FROM (SELECT bloom_contains(f, e) AS c FROM unnest(absent_but_one) e) s)) AS any_differs,
+       count(*) FILTER (WHERE NOT bloom_contains_all(f, members_but_one)) AS all_false,
+       count(*) FILTER (WHERE bloom_contains_all(f, members_but_one) IS NULL) AS all_null,
+       count(*) FILTER (WHERE bloom_contains_any(f, absent_but_one)) AS any_true,
+       count(*) FILTER (WHERE bloom_contains_any(f, absent_but_one) IS NULL) AS any_null
+FROM arr_big, arr_long;
+DROP TABLE arr_long;
 -- the aggregate and bloom_add_all agree
 SELECT bloom_add_all(bloom_empty(1000, 0.01), array_agg(g)) = bloom_agg(g, 1000, 0.01) AS agg
 FROM generate_series(1, 700) g;

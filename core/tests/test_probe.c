@@ -84,8 +84,46 @@ static void test_batch_equals_single(void)
     }
 }
 
+/* The first hash of an answer, wherever it lies in the passes of 256: in
+ * the first, at a pass's last and first place, late, or nowhere. */
+static void test_first_answer_equals_single(void)
+{
+    static const size_t places[] = {0, 1, 255, 256, 257, 999, 1000};
+    uint64_t hashes[1000];
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        bloom_filter f;
+        uint8_t *buf = new_filter(shapes[s].layout, shapes[s].nbits, shapes[s].k, 5, &f);
+        for (uint64_t i = 0; i < 1000; i++)
+            bloom_add_hash(&f, key_at(50, i));
+        for (int answer = 0; answer < 2; answer++) {
+            for (size_t c = 0; c < sizeof places / sizeof places[0]; c++) {
+                /* members all through for ALL, absent keys for ANY; the
+                 * other kind at the place */
+                for (size_t i = 0; i < 1000; i++)
+                    hashes[i] = key_at((i == places[c]) == (answer == 1) ? 50 : 51, i);
+                size_t expected = 1000;
+                for (size_t i = 0; i < 1000 && expected == 1000; i++)
+                    if (bloom_contains_hash(&f, hashes[i]) == (answer == 1))
+                        expected = i;
+                /* the whole array, and cut just before and just after the place */
+                size_t after = places[c] < 1000 ? places[c] + 1 : 1000;
+                const size_t lengths[] = {1000, places[c], after};
+                for (size_t l = 0; l < 3; l++) {
+                    size_t n = lengths[l], want = expected < n ? expected : n;
+                    size_t got = bloom_contains_first(&f, hashes, n, answer == 1);
+                    CHECK_MSG(got == want, "shape %zu, answer %d, place %zu, n %zu: %zu, not %zu",
+                              s, answer, places[c], n, got, want);
+                }
+            }
+        }
+        free(buf);
+    }
+}
+
 const test_case probe_tests[] = {
     {"probe: planned bytes give the probe's answer", test_plan_reads_what_probe_reads},
     {"probe: batched probes equal single probes", test_batch_equals_single},
+    {"probe: a batch's first answer is the single probes' first",
+     test_first_answer_equals_single},
 };
 const size_t probe_tests_count = sizeof probe_tests / sizeof probe_tests[0];
