@@ -291,16 +291,21 @@ CREATE INDEX ON bs USING bloom_bitslice (f) WITH (fillfactor = 50);
 CREATE INDEX ON bs USING bloom_bitslice (f, id);
 CREATE INDEX ON bs USING bloom_bitslice (id);
 
--- an index on an expression, and a partial index
-CREATE INDEX bs_expr ON bs USING bloom_bitslice (bloom_add(f, 'added'));
+-- an index on an expression, over a copy of the live rows: a build also
+-- evaluates the expression on deleted rows that an older snapshot may still
+-- see (an autovacuum ANALYZE of another table), and bloom_add refuses the
+-- corrupted filters deleted above
+CREATE TABLE bs_live AS SELECT * FROM bs;
+CREATE INDEX bs_expr ON bs_live USING bloom_bitslice (bloom_add(f, 'added'));
 SET enable_seqscan = off;
-SELECT * FROM pg_temp.explain($$SELECT count(*) FROM bs WHERE bloom_add(f, 'added') @> 77$$);
-SELECT count(*) FROM bs WHERE bloom_add(f, 'added') @> 77;
+SELECT * FROM pg_temp.explain($$SELECT count(*) FROM bs_live WHERE bloom_add(f, 'added') @> 77$$);
+SELECT count(*) FROM bs_live WHERE bloom_add(f, 'added') @> 77;
 RESET enable_seqscan;
 SET enable_bitmapscan = off;
-SELECT count(*) FROM bs WHERE bloom_add(f, 'added') @> 77;
+SELECT count(*) FROM bs_live WHERE bloom_add(f, 'added') @> 77;
 RESET enable_bitmapscan;
-DROP INDEX bs_expr;
+DROP TABLE bs_live;
+-- a partial index
 CREATE INDEX bs_part ON bs USING bloom_bitslice (f) WHERE id < 2000;
 SET enable_seqscan = off;
 SELECT * FROM pg_temp.explain('SELECT count(*) FROM bs WHERE f @> 77 AND id < 2000');
