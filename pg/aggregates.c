@@ -222,13 +222,45 @@ writable_state(FunctionCallInfo fcinfo, bool in_agg, bloom_filter *f)
 	return bloom_copy_arg(fcinfo, 0, f);
 }
 
-/* bloom_agg_fixed_trans(state bloom, value T, capacity bigint, fpr float8) -> bloom */
+/* A state's filter must have the size this row's capacity and fpr give. */
+static void
+check_fixed_sizing(const BloomCallCache *cache, const bloom_filter *f)
+{
+	if (f->nbits != cache->nbits || f->nhashes != cache->nhashes || f->layout != cache->layout)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("bloom_agg capacity and fpr must be the same for every row"),
+				 errdetail("The filter has nbits " UINT64_FORMAT " and nhashes %u; capacity " INT64_FORMAT " at fpr %g needs nbits " UINT64_FORMAT " and nhashes %u.",
+						   f->nbits, f->nhashes, cache->capacity, cache->fpr,
+						   cache->nbits, cache->nhashes)));
+}
+
+/*
+ * bloom_agg_fixed_trans(state bloom, value T, capacity bigint, fpr float8) -> bloom:
+ * the state modified in place inside an aggregate, a filter beyond the
+ * caches in batches (fixed_agg_state.c)
+ */
 Datum
 bloom_agg_fixed_trans(PG_FUNCTION_ARGS)
 {
-	BloomCallCache *cache;
+	BloomCallCache *cache = (BloomCallCache *) fcinfo->flinfo->fn_extra;
+	MemoryContext aggctx;
+	BloomFixedAgg *batched = NULL;
+	Datum		batched_state = (Datum) 0;
 	struct varlena *state;
 	bloom_filter f;
+
+	/* per row, a batched state: the one the last row returned, with the
+	 * same parameters (checked then) */
+	if (likely(cache != NULL && cache->fixed_agg != NULL && !PG_ARGISNULL(0) &&
+			   !PG_ARGISNULL(1) && PG_GETARG_DATUM(0) == cache->agg_state &&
+			   !PG_ARGISNULL(2) && !PG_ARGISNULL(3) && PG_GETARG_INT64(2) == cache->capacity &&
+			   PG_GETARG_FLOAT8(3) == cache->fpr && cache->layout == bloomfilter_default_layout))
+	{
+		bloom_fixed_agg_add(cache->fixed_agg,
+							bloom_hash_value(&cache->hasher, PG_GETARG_DATUM(1), cache->agg_seed));
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
 
 	if (PG_ARGISNULL(1))
 	{
@@ -250,6 +282,7 @@ bloom_agg_fixed_trans(PG_FUNCTION_ARGS)
 		bloom_error err;
 
 		cache->sizing_ready = false;
+		cache->fixed_agg = NULL;
 		bloom_check(bloom_size_for_capacity(bloomfilter_default_layout, capacity, fpr,
 											BLOOM_PG_MAX_FILTER_BYTES, &cache->nbits,
 											&cache->nhashes, &err), &err, NULL);
@@ -259,18 +292,36 @@ bloom_agg_fixed_trans(PG_FUNCTION_ARGS)
 		cache->sizing_ready = true;
 	}
 
+	aggctx = agg_context(fcinfo);
+	if (PG_ARGISNULL(0) && aggctx != NULL && bloom_fixed_agg_batches(cache->layout, cache->nbits))
+		batched_state = bloom_fixed_agg_new(aggctx, cache->layout, cache->nbits, cache->nhashes,
+											&batched);
+	else if (!PG_ARGISNULL(0) && (batched = bloom_fixed_agg_of(PG_GETARG_DATUM(0), aggctx)) != NULL)
+	{
+		batched_state = PG_GETARG_DATUM(0);
+		check_fixed_sizing(cache, bloom_fixed_agg_filter(batched));
+	}
+	if (batched != NULL)
+	{
+		/* a filter beyond the caches, filled a batch at a time: the next
+		 * rows take the path above */
+		uint64		seed = bloom_fixed_agg_filter(batched)->seed;
+
+		bloom_fixed_agg_add(batched, bloom_hash_value(bloom_call_hasher(fcinfo, cache, 1),
+													  PG_GETARG_DATUM(1), seed));
+		cache->agg_state = batched_state;
+		cache->agg_builder = NULL;
+		cache->fixed_agg = batched;
+		cache->agg_seed = seed;
+		PG_RETURN_DATUM(batched_state);
+	}
+
 	if (PG_ARGISNULL(0))
 		state = bloom_make(cache->layout, cache->nbits, cache->nhashes, 0, &f);
 	else
 	{
-		state = writable_state(fcinfo, AggCheckCallContext(fcinfo, NULL) != 0, &f);
-		if (f.nbits != cache->nbits || f.nhashes != cache->nhashes || f.layout != cache->layout)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("bloom_agg capacity and fpr must be the same for every row"),
-					 errdetail("The filter has nbits " UINT64_FORMAT " and nhashes %u; capacity " INT64_FORMAT " at fpr %g needs nbits " UINT64_FORMAT " and nhashes %u.",
-							   f.nbits, f.nhashes, cache->capacity, cache->fpr,
-							   cache->nbits, cache->nhashes)));
+		state = writable_state(fcinfo, aggctx != NULL, &f);
+		check_fixed_sizing(cache, &f);
 	}
 	bloom_add_hash(&f, bloom_hash_value(bloom_call_hasher(fcinfo, cache, 1),
 										PG_GETARG_DATUM(1), f.seed));

@@ -253,15 +253,20 @@ bloom_hash_value(BloomHasher *h, Datum value, uint64 seed)
  * Everything a call site caches in fn_extra: up to two filter arguments
  * and the hasher of the value argument.
  */
+/* the batched state of bloom_agg(x, capacity, fpr), fixed_agg_state.c */
+typedef struct BloomFixedAgg BloomFixedAgg;
+
 typedef struct BloomCallCache
 {
 	BloomArgCache args[2];
 	bool		hasher_ready;
 	BloomHasher hasher;
-	/* bloom_agg(value): the state of the last row, checked to be this
-	 * aggregate's own, its builder and seed */
+	/* bloom_agg(value), and bloom_agg(x, capacity, fpr) in batches: the
+	 * state of the last row, checked to be this aggregate's own, its
+	 * builder or batched filter, and its seed */
 	Datum		agg_state;
 	bloom_builder *agg_builder;
+	BloomFixedAgg *fixed_agg;
 	uint64		agg_seed;
 	bloom_error agg_error;		/* off the per-row path's stack */
 	/* bloom_agg(x, capacity, fpr): the last parameters and their sizing */
@@ -371,6 +376,21 @@ extern bloom_builder *bloom_builder_datum_builder(Datum state);
  * deserialized (free it with bloom_builder_destroy).
  */
 extern bloom_builder *bloom_builder_peek(Datum d, bloom_builder **tmp);
+
+/*
+ * bloom_agg(value, capacity, fpr) over a filter larger than the caches
+ * (fixed_agg_state.c): in an aggregate its state is an expanded `bloom`
+ * that adds its hashes a batch at a time, flattened with every hash added.
+ */
+extern bool bloom_fixed_agg_batches(int layout, uint64 nbits);
+/* A new read-write state in aggctx, the filter empty; *obj its object. */
+extern Datum bloom_fixed_agg_new(MemoryContext aggctx, int layout, uint64 nbits,
+								 unsigned nhashes, BloomFixedAgg **obj);
+/* The object of d when d is such a state of aggctx, else NULL. */
+extern BloomFixedAgg *bloom_fixed_agg_of(Datum d, MemoryContext aggctx);
+/* Its filter: the parameters and the bits so far, pending hashes aside. */
+extern const bloom_filter *bloom_fixed_agg_filter(const BloomFixedAgg *obj);
+extern void bloom_fixed_agg_add(BloomFixedAgg *obj, uint64 hash);
 
 BLOOM_HIDDEN_END
 

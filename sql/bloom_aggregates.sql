@@ -94,6 +94,20 @@ SET bloomfilter.no_such_setting = 1;
 SELECT bloom_agg(i8, 5000, 0.02) = bloom_union_agg(bloom_add(bloom_empty(5000, 0.02), i8)) AS fixed_equals_adds FROM vals;
 SELECT layout, nbits, nhashes FROM (SELECT bloom_agg(t, 5000, 0.02) AS f FROM vals) s, bloom_info(f);
 
+-- fixed size beyond the caches (1 MiB and more), added a batch at a time:
+-- the filter of the row-by-row adds, however many hashes wait in the batch
+-- when the state is read; in groups, as a window's running value, blocked
+SELECT n, bloom_agg(g, 1000000, 0.01) = bloom_add_all(bloom_empty(1000000, 0.01), array_agg(g)) AS same
+FROM (VALUES (1), (255), (256), (257), (100000)) v(n), generate_series(1, n) g GROUP BY n ORDER BY n;
+SELECT count(*) FILTER (WHERE NOT bloom_contains(w, g)) AS missing,
+       count(DISTINCT md5(w::bytea)) AS distinct_running,
+       bool_and(w = bloom_add_all(bloom_empty(1000000, 0.01), ARRAY(SELECT generate_series(1, g)))) FILTER (WHERE g IN (1, 256, 300)) AS same
+FROM (SELECT g, bloom_agg(g, 1000000, 0.01) OVER (ORDER BY g) AS w FROM generate_series(1, 300) g) s;
+SET bloomfilter.default_layout = 'blocked';
+SELECT bloom_agg(g, 1000000, 0.01) = bloom_add_all(bloom_empty(1000000, 0.01, 0, 'blocked'), array_agg(g)) AS same_blocked
+FROM generate_series(1, 3001) g;
+RESET bloomfilter.default_layout;
+
 -- union and intersection of groups
 CREATE TABLE grouped AS
 SELECT i % 4 AS g, bloom_agg(i8, 4000, 0.01) AS f FROM vals GROUP BY 1;
@@ -111,7 +125,8 @@ SET max_parallel_workers_per_gather = 0;
 CREATE TABLE serial_groups AS SELECT x % 7 AS g, bloom_agg(y) AS f FROM big GROUP BY 1;
 CREATE TABLE serial AS
 SELECT bloom_agg(x) AS a, bloom_agg(y) AS b, bloom_agg(k) AS c, bloom_agg(x, 300000, 0.01) AS d,
-       bloom_union_agg(bloom_add(bloom_empty(100000), y)) AS e, bloom_intersect_agg(bloom_add(bloom_empty(1000), 1) | bloom_add(bloom_empty(1000), y)) AS f
+       bloom_union_agg(bloom_add(bloom_empty(100000), y)) AS e, bloom_intersect_agg(bloom_add(bloom_empty(1000), 1) | bloom_add(bloom_empty(1000), y)) AS f,
+       bloom_agg(x, 1000000, 0.01) AS g
 FROM big;
 SET max_parallel_workers_per_gather = 2;
 SET parallel_setup_cost = 0;
@@ -122,10 +137,11 @@ SELECT * FROM pg_temp.explain('SELECT bloom_agg(x) FROM big');
 SELECT * FROM pg_temp.explain('SELECT bloom_agg(x) FROM big', 'ANALYZE');
 CREATE TABLE parallel AS
 SELECT bloom_agg(x) AS a, bloom_agg(y) AS b, bloom_agg(k) AS c, bloom_agg(x, 300000, 0.01) AS d,
-       bloom_union_agg(bloom_add(bloom_empty(100000), y)) AS e, bloom_intersect_agg(bloom_add(bloom_empty(1000), 1) | bloom_add(bloom_empty(1000), y)) AS f
+       bloom_union_agg(bloom_add(bloom_empty(100000), y)) AS e, bloom_intersect_agg(bloom_add(bloom_empty(1000), 1) | bloom_add(bloom_empty(1000), y)) AS f,
+       bloom_agg(x, 1000000, 0.01) AS g
 FROM big;
 SELECT s.a = p.a AS a, s.b = p.b AS b, s.c = p.c AS c, s.d = p.d AS d, s.e = p.e AS e, s.f = p.f AS f,
-       md5(s.a::bytea) = md5(p.a::bytea) AS same_bytes
+       s.g = p.g AS g, md5(s.a::bytea) = md5(p.a::bytea) AS same_bytes
 FROM serial s, parallel p;
 -- 300,000 distinct values: the formula's size class exactly
 SELECT nbits = (SELECT nbits FROM bloom_info(bloom_empty(300000))) AS formula_size,
@@ -138,7 +154,7 @@ FROM serial_groups s JOIN (SELECT x % 7 AS g, bloom_agg(y) AS f FROM big GROUP B
 RESET enable_sort;
 -- a single worker doing everything (force_parallel_mode before 16)
 CALL pg_temp.set_known('{debug_parallel_query,force_parallel_mode}', 'on');
-SELECT bloom_agg(x) = (SELECT a FROM serial) AS forced FROM big;
+SELECT bloom_agg(x) = (SELECT a FROM serial) AS forced, bloom_agg(x, 1000000, 0.01) = (SELECT g FROM serial) AS forced_fixed FROM big;
 CALL pg_temp.set_known('{debug_parallel_query,force_parallel_mode}', NULL);
 RESET max_parallel_workers_per_gather;
 RESET parallel_setup_cost;

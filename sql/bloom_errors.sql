@@ -109,6 +109,8 @@ SELECT err('SELECT bloom_agg(g, 0, 0.01) FROM generate_series(1, 3) g');
 SELECT err('SELECT bloom_agg(g, 100, 1.5) FROM generate_series(1, 3) g');
 SELECT err('SELECT bloom_agg(g, NULL, 0.01) FROM generate_series(1, 3) g');
 SELECT err('SELECT bloom_agg(g, 100 * g, 0.01) FROM generate_series(1, 3) g');
+-- the same from a state beyond the caches, which adds a batch at a time
+SELECT err('SELECT bloom_agg(g, 1000000 * (1 + g / 500), 0.01) FROM generate_series(1, 600) g');
 SELECT err('SELECT bloom_agg(g, 1000000000, 0.01) FROM generate_series(1, 3) g');
 
 -- bloom_agg states: text input validated; states of different settings do not combine

@@ -1,0 +1,125 @@
+/*
+ * fixed_agg_state.c - the state of bloom_agg(value, capacity, fpr) for a
+ * filter larger than the caches.
+ *
+ * The aggregate's state type is `bloom` and it has no final function: the
+ * state after the last row is the result.  Set row by row, a large classic
+ * filter costs k cache misses a row, one after the other (3.05x sum() at
+ * 10^7 values into 16 MiB).  So inside PostgreSQL's own aggregation such a
+ * state is an expanded `bloom`: the filter and a batch of pending hashes,
+ * added a batch at a time, their lines prefetched ahead (bloom_add_hashes).
+ * Any reader gets the flat value through the expanded-object protocol,
+ * whose flattening adds the pending hashes first: nodeAgg's copy of the
+ * result, a tuple, a parallel worker's partial state, a detoasting
+ * function.  The value is the same bytes as the row-by-row filter's.
+ *
+ * Smaller filters, the counting and scalable layouts and calls outside an
+ * aggregate keep the flat state: an expanded object has a memory context
+ * of its own and a batch (a few KB), too much for the many small groups
+ * of a GROUP BY, and a filter within the cache gains nothing from batches.
+ */
+#include "bloomfilter.h"
+
+#include "utils/expandeddatum.h"
+#include "utils/memutils.h"
+
+/* Filters from this size on are built in batches. */
+#define FIXED_BATCH_MIN_BYTES (1024 * 1024)
+/* Hashes held before they are added as one batch (2 KB); the layouts'
+ * batch adds prefetch 8 to 16 hashes ahead. */
+#define FIXED_PENDING 256
+
+struct BloomFixedAgg
+{
+	ExpandedObjectHeader hdr;
+	struct varlena *flat;		/* the filter's value, pending hashes aside */
+	bloom_filter filter;		/* its view */
+	uint32		npending;
+	uint64		pending[FIXED_PENDING];
+};
+
+static void
+flush_pending(BloomFixedAgg *obj)
+{
+	bloom_add_hashes(&obj->filter, obj->pending, obj->npending);
+	obj->npending = 0;
+}
+
+static Size
+fixed_get_flat_size(ExpandedObjectHeader *eohptr)
+{
+	BloomFixedAgg *obj = (BloomFixedAgg *) eohptr;
+
+	flush_pending(obj);
+	return VARSIZE(obj->flat);
+}
+
+static void
+fixed_flatten_into(ExpandedObjectHeader *eohptr, void *result, Size allocated_size)
+{
+	BloomFixedAgg *obj = (BloomFixedAgg *) eohptr;
+
+	flush_pending(obj);
+	if (allocated_size != VARSIZE(obj->flat))
+		elog(ERROR, "bloom_agg state flattened into %zu bytes, not %zu",
+			 (size_t) allocated_size, (size_t) VARSIZE(obj->flat));
+	memcpy(result, obj->flat, allocated_size);
+}
+
+static const ExpandedObjectMethods fixed_methods = {
+	fixed_get_flat_size,
+	fixed_flatten_into
+};
+
+bool
+bloom_fixed_agg_batches(int layout, uint64 nbits)
+{
+	return (layout == BLOOM_LAYOUT_CLASSIC || layout == BLOOM_LAYOUT_BLOCKED) &&
+		bloom_layout_size(layout, nbits) >= FIXED_BATCH_MIN_BYTES;
+}
+
+Datum
+bloom_fixed_agg_new(MemoryContext aggctx, int layout, uint64 nbits, unsigned nhashes,
+					BloomFixedAgg **out)
+{
+	/* a direct child of the aggregate context: nodeAgg then keeps the
+	 * read-write object as the state without copying it */
+	MemoryContext objcxt = bloom_context_create(aggctx, "bloom_agg state", ALLOCSET_SMALL_SIZES);
+	MemoryContext old = MemoryContextSwitchTo(objcxt);
+	BloomFixedAgg *obj = palloc(sizeof(BloomFixedAgg));
+
+	EOH_init_header(&obj->hdr, &fixed_methods, objcxt);
+	obj->flat = bloom_make(layout, nbits, nhashes, 0, &obj->filter);
+	obj->npending = 0;
+	MemoryContextSwitchTo(old);
+	*out = obj;
+	return EOHPGetRWDatum(&obj->hdr);
+}
+
+BloomFixedAgg *
+bloom_fixed_agg_of(Datum d, MemoryContext aggctx)
+{
+	struct varlena *p = (struct varlena *) DatumGetPointer(d);
+	ExpandedObjectHeader *eoh;
+
+	if (aggctx == NULL || !VARATT_IS_EXTERNAL_EXPANDED_RW(p))
+		return NULL;
+	eoh = DatumGetEOHP(d);
+	if (eoh->eoh_methods != &fixed_methods || MemoryContextGetParent(eoh->eoh_context) != aggctx)
+		return NULL;
+	return (BloomFixedAgg *) eoh;
+}
+
+const bloom_filter *
+bloom_fixed_agg_filter(const BloomFixedAgg *obj)
+{
+	return &obj->filter;
+}
+
+void
+bloom_fixed_agg_add(BloomFixedAgg *obj, uint64 hash)
+{
+	obj->pending[obj->npending++] = hash;
+	if (obj->npending == FIXED_PENDING)
+		flush_pending(obj);
+}
