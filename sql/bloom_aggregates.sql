@@ -94,7 +94,7 @@ SET bloomfilter.no_such_setting = 1;
 SELECT bloom_agg(i8, 5000, 0.02) = bloom_union_agg(bloom_add(bloom_empty(5000, 0.02), i8)) AS fixed_equals_adds FROM vals;
 SELECT layout, nbits, nhashes FROM (SELECT bloom_agg(t, 5000, 0.02) AS f FROM vals) s, bloom_info(f);
 
--- fixed size beyond the caches (1 MiB and more), added a batch at a time:
+-- fixed size, 64 KiB and more (a filter beyond the caches), added a batch at a time:
 -- the filter of the row-by-row adds, however many hashes wait in the batch
 -- when the state is read; in groups, as a window's running value, blocked
 SELECT n, bloom_agg(g, 1000000, 0.01) = bloom_add_all(bloom_empty(1000000, 0.01), array_agg(g)) AS same
