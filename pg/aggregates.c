@@ -237,8 +237,8 @@ check_fixed_sizing(const BloomCallCache *cache, const bloom_filter *f)
 
 /*
  * bloom_agg_fixed_trans(state bloom, value T, capacity bigint, fpr float8) -> bloom:
- * the state modified in place inside an aggregate, a filter beyond the
- * caches in batches (fixed_agg_state.c)
+ * the state modified in place inside an aggregate, a filter of 64 KiB or
+ * more in batches (fixed_agg_state.c)
  */
 Datum
 bloom_agg_fixed_trans(PG_FUNCTION_ARGS)
@@ -303,8 +303,7 @@ bloom_agg_fixed_trans(PG_FUNCTION_ARGS)
 	}
 	if (batched != NULL)
 	{
-		/* a filter beyond the caches, filled a batch at a time: the next
-		 * rows take the path above */
+		/* filled a batch at a time: the next rows take the path above */
 		uint64		seed = bloom_fixed_agg_filter(batched)->seed;
 
 		bloom_fixed_agg_add(batched, bloom_hash_value(bloom_call_hasher(fcinfo, cache, 1),

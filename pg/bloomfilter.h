@@ -249,13 +249,13 @@ bloom_hash_value(BloomHasher *h, Datum value, uint64 seed)
 	return bloom_hash_datum(h, value, seed);
 }
 
+/* the batched state of bloom_agg(x, capacity, fpr), fixed_agg_state.c */
+typedef struct BloomFixedAgg BloomFixedAgg;
+
 /*
  * Everything a call site caches in fn_extra: up to two filter arguments
  * and the hasher of the value argument.
  */
-/* the batched state of bloom_agg(x, capacity, fpr), fixed_agg_state.c */
-typedef struct BloomFixedAgg BloomFixedAgg;
-
 typedef struct BloomCallCache
 {
 	BloomArgCache args[2];
@@ -378,9 +378,10 @@ extern bloom_builder *bloom_builder_datum_builder(Datum state);
 extern bloom_builder *bloom_builder_peek(Datum d, bloom_builder **tmp);
 
 /*
- * bloom_agg(value, capacity, fpr) over a filter larger than the caches
- * (fixed_agg_state.c): in an aggregate its state is an expanded `bloom`
- * that adds its hashes a batch at a time, flattened with every hash added.
+ * bloom_agg(value, capacity, fpr) over a classic or blocked filter of
+ * 64 KiB or more (fixed_agg_state.c): in an aggregate its state is an
+ * expanded `bloom` that adds its hashes a batch at a time, flattened with
+ * every hash added.
  */
 extern bool bloom_fixed_agg_batches(int layout, uint64 nbits);
 /* A new read-write state in aggctx, the filter empty; *obj its object. */
