@@ -384,6 +384,14 @@ extern bloom_builder *bloom_builder_peek(Datum d, bloom_builder **tmp);
  * every hash added.
  */
 extern bool bloom_fixed_agg_batches(int layout, uint64 nbits);
+/*
+ * The context the aggregate states of aggctx are carved from
+ * (builder_type.c): one child of aggctx for all its groups, deleted whole
+ * when aggctx is reset.  nodeAgg keeps a read-write expanded state there
+ * without copying it, and never deletes one that the transition function
+ * returns unchanged.
+ */
+extern MemoryContext bloom_agg_arena(MemoryContext aggctx);
 /* A new read-write state in aggctx, the filter empty; *obj its object. */
 extern Datum bloom_fixed_agg_new(MemoryContext aggctx, int layout, uint64 nbits,
 								 unsigned nhashes, BloomFixedAgg **obj);

@@ -24,7 +24,9 @@
  * group that outgrows them, or for a read of the state (its final
  * function works on a temporary one).  The set, and so every result, is
  * the same either way.  Nothing of an arena is freed before the aggregate
- * context is reset, which deletes it whole.  Outside an aggregate an
+ * context is reset, which deletes it whole (the batched states of
+ * bloom_agg(x, capacity, fpr) are carved from it too, for the same
+ * reasons: fixed_agg_state.c).  Outside an aggregate an
  * object keeps a context of its own, as expanded objects usually do, and
  * its builder from the start.
  */
@@ -260,6 +262,12 @@ object_set_builder(BuilderObject *obj, bloom_builder *b)
 {
 	obj->u.builder = b;
 	obj->nfew = BUILT;
+}
+
+MemoryContext
+bloom_agg_arena(MemoryContext aggctx)
+{
+	return arena_for(aggctx)->ctx;
 }
 
 bloom_builder *

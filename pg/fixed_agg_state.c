@@ -23,8 +23,8 @@
 
 /* Filters from this size on take the batched state.  Its per-row path
  * also skips the checks of a flat state (a 128 KiB filter, in the cache:
- * 1.50x sum() -> 1.33x); below it, the object's context and batch (about
- * 3 KB) would outweigh the filter in a GROUP BY of many small groups. */
+ * 1.50x sum() -> 1.33x); below it, the batch (2 KB) would outweigh the
+ * filter in a GROUP BY of many small groups. */
 #define FIXED_BATCH_MIN_BYTES (64 * 1024)
 /* Hashes held before they are added as one batch (2 KB); the layouts'
  * batch adds prefetch 8 to 16 hashes ahead. */
@@ -83,13 +83,17 @@ Datum
 bloom_fixed_agg_new(MemoryContext aggctx, int layout, uint64 nbits, unsigned nhashes,
 					BloomFixedAgg **out)
 {
-	/* a direct child of the aggregate context: nodeAgg then keeps the
-	 * read-write object as the state without copying it */
-	MemoryContext objcxt = bloom_context_create(aggctx, "bloom_agg state", ALLOCSET_SMALL_SIZES);
-	MemoryContext old = MemoryContextSwitchTo(objcxt);
+	/*
+	 * In the arena of the aggregate's states, as bloom_agg(x)'s: a context
+	 * per group would make a HashAggregate walk every group's context at
+	 * each new group.  The object is never deleted on its own: the
+	 * transition function returns it unchanged.
+	 */
+	MemoryContext arena = bloom_agg_arena(aggctx);
+	MemoryContext old = MemoryContextSwitchTo(arena);
 	BloomFixedAgg *obj = palloc(sizeof(BloomFixedAgg));
 
-	EOH_init_header(&obj->hdr, &fixed_methods, objcxt);
+	EOH_init_header(&obj->hdr, &fixed_methods, arena);
 	obj->flat = bloom_make(layout, nbits, nhashes, 0, &obj->filter);
 	obj->npending = 0;
 	MemoryContextSwitchTo(old);
