@@ -239,6 +239,23 @@ bool bloom_add_is_noop(const bloom_filter *f, uint64_t hash);
 bool bloom_contains_hash(const bloom_filter *f, uint64_t hash);
 /* Insert many hashes, prefetching, for filters larger than the cache. */
 void bloom_add_hashes(bloom_filter *f, const uint64_t *hashes, size_t n);
+/*
+ * Hashes waiting to be inserted as one batch (bloom_add_hashes), for a host
+ * that gets them one row at a time: an aggregate's state.  Whoever reads the
+ * filter flushes first; until then f lacks the hashes in p.
+ */
+enum { BLOOM_PENDING_MAX = 256 };
+typedef struct bloom_pending {
+    size_t n;
+    uint64_t hashes[BLOOM_PENDING_MAX];
+} bloom_pending;
+void bloom_pending_flush(bloom_filter *f, bloom_pending *p);
+static inline void bloom_pending_add(bloom_filter *f, bloom_pending *p, uint64_t hash)
+{
+    p->hashes[p->n++] = hash;
+    if (p->n == BLOOM_PENDING_MAX)
+        bloom_pending_flush(f, p);
+}
 
 /*
  * bloom_add of n hashes, in order, to the filter in *buf (*len bytes,

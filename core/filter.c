@@ -104,6 +104,12 @@ void bloom_add_hashes(bloom_filter *f, const uint64_t *hashes, size_t n)
     }
 }
 
+void bloom_pending_flush(bloom_filter *f, bloom_pending *p)
+{
+    bloom_add_hashes(f, p->hashes, p->n);
+    p->n = 0;
+}
+
 static void describe(const bloom_filter *f, char *buf, size_t len)
 {
     snprintf(buf, len, "layout %s, nbits %" PRIu64 ", nhashes %u, seed %" PRIu64,

@@ -4,7 +4,7 @@
  *
  * The aggregate's state type is `bloom` and it has no final function: the
  * state after the last row is the result.  Set row by row, a large classic
- * filter costs k cache misses a row, one after the other (3.05x sum() at
+ * filter costs k cache misses a row (3.05x sum() at
  * 10^7 values into 16 MiB).  So inside PostgreSQL's own aggregation such a
  * state is an expanded `bloom`: the filter and a batch of pending hashes,
  * added a batch at a time, their lines prefetched ahead (bloom_add_hashes).
@@ -26,32 +26,20 @@
  * 1.50x sum() -> 1.33x); below it, the batch (2 KB) would outweigh the
  * filter in a GROUP BY of many small groups. */
 #define FIXED_BATCH_MIN_BYTES (64 * 1024)
-/* Hashes held before they are added as one batch (2 KB); the layouts'
- * batch adds prefetch 8 to 16 hashes ahead. */
-#define FIXED_PENDING 256
-
 struct BloomFixedAgg
 {
 	ExpandedObjectHeader hdr;
 	struct varlena *flat;		/* the filter's value, pending hashes aside */
 	bloom_filter filter;		/* its view */
-	uint32		npending;
-	uint64		pending[FIXED_PENDING];
+	bloom_pending pending;
 };
-
-static void
-flush_pending(BloomFixedAgg *obj)
-{
-	bloom_add_hashes(&obj->filter, obj->pending, obj->npending);
-	obj->npending = 0;
-}
 
 static Size
 fixed_get_flat_size(ExpandedObjectHeader *eohptr)
 {
 	BloomFixedAgg *obj = (BloomFixedAgg *) eohptr;
 
-	flush_pending(obj);
+	bloom_pending_flush(&obj->filter, &obj->pending);
 	return VARSIZE(obj->flat);
 }
 
@@ -60,7 +48,7 @@ fixed_flatten_into(ExpandedObjectHeader *eohptr, void *result, Size allocated_si
 {
 	BloomFixedAgg *obj = (BloomFixedAgg *) eohptr;
 
-	flush_pending(obj);
+	bloom_pending_flush(&obj->filter, &obj->pending);
 	if (allocated_size != VARSIZE(obj->flat))
 		elog(ERROR, "bloom_agg state flattened into %zu bytes, not %zu",
 			 (size_t) allocated_size, (size_t) VARSIZE(obj->flat));
@@ -95,7 +83,7 @@ bloom_fixed_agg_new(MemoryContext aggctx, int layout, uint64 nbits, unsigned nha
 
 	EOH_init_header(&obj->hdr, &fixed_methods, arena);
 	obj->flat = bloom_make(layout, nbits, nhashes, 0, &obj->filter);
-	obj->npending = 0;
+	obj->pending.n = 0;
 	MemoryContextSwitchTo(old);
 	*out = obj;
 	return EOHPGetRWDatum(&obj->hdr);
@@ -124,7 +112,5 @@ bloom_fixed_agg_filter(const BloomFixedAgg *obj)
 void
 bloom_fixed_agg_add(BloomFixedAgg *obj, uint64 hash)
 {
-	obj->pending[obj->npending++] = hash;
-	if (obj->npending == FIXED_PENDING)
-		flush_pending(obj);
+	bloom_pending_add(&obj->filter, &obj->pending, hash);
 }

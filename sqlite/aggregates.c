@@ -81,14 +81,13 @@ void bf_agg_final(sqlite3_context *ctx)
 
 /* A filter larger than the cache misses it on every probe; collecting
  * hashes and inserting them in batches lets the core prefetch. */
-enum { PENDING_MAX = 256, PENDING_FROM_BYTES = 256 * 1024 };
+enum { PENDING_FROM_BYTES = 256 * 1024 };
 
 typedef struct agg_filter {
     uint8_t *buf; /* the result's bytes, sqlite3_malloc64'd */
     size_t size;
     bloom_filter view;
-    uint64_t *pending; /* hashes not yet inserted (large fixed-size filters) */
-    size_t npending;
+    bloom_pending *pending; /* hashes not yet inserted (large fixed-size filters) */
 } agg_filter;
 
 static agg_filter *filter_state(sqlite3_context *ctx)
@@ -134,15 +133,10 @@ static int fixed_init(sqlite3_context *ctx, sqlite3_value **argv, agg_filter *st
     st->buf = buf;
     st->size = size;
     if (size >= PENDING_FROM_BYTES) /* without it, hashes go in one by one */
-        st->pending = sqlite3_malloc64(PENDING_MAX * sizeof *st->pending);
+        st->pending = sqlite3_malloc64(sizeof *st->pending);
+    if (st->pending != NULL)
+        st->pending->n = 0;
     return BF_OK;
-}
-
-static void flush_pending(agg_filter *st)
-{
-    if (st->npending > 0)
-        bloom_add_hashes(&st->view, st->pending, st->npending);
-    st->npending = 0;
 }
 
 void bf_agg_fixed_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
@@ -162,9 +156,7 @@ void bf_agg_fixed_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         bloom_add_hash(&st->view, hash);
         return;
     }
-    st->pending[st->npending++] = hash;
-    if (st->npending == PENDING_MAX)
-        flush_pending(st);
+    bloom_pending_add(&st->view, st->pending, hash);
 }
 
 /* Hands the buffer to SQLite as the result; also the cleanup when the
@@ -175,7 +167,7 @@ static void filter_final(sqlite3_context *ctx)
     if (st == NULL)
         return;
     if (st->pending != NULL) {
-        flush_pending(st);
+        bloom_pending_flush(&st->view, st->pending);
         sqlite3_free(st->pending);
         st->pending = NULL;
     }

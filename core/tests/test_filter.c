@@ -62,8 +62,20 @@ static void test_batch_add_equals_single_adds(void)
                           rates[r], counts[c]);
                 bloom_add_hashes(&b, keys, 0);
                 CHECK(bloom_equal(&a, &b));
+                /* one at a time through a pending batch: a full batch
+                 * goes in at once, the rest at the flush */
+                bloom_filter p;
+                uint8_t *bp = new_filter_for(layouts[l], 5000, rates[r], 3, &p);
+                bloom_pending pending = {0};
+                for (size_t i = 0; i < counts[c]; i++)
+                    bloom_pending_add(&p, &pending, keys[i]);
+                CHECK(pending.n == counts[c] % BLOOM_PENDING_MAX);
+                bloom_pending_flush(&p, &pending);
+                CHECK_MSG(pending.n == 0 && bloom_equal(&a, &p), "%s, fpr %g, %zu hashes pending",
+                          bloom_layout_name(layouts[l]), rates[r], counts[c]);
                 free(ba);
                 free(bb);
+                free(bp);
             }
 }
 
