@@ -34,6 +34,15 @@ static inline uint64_t second_hash(uint64_t h)
     return h;
 }
 
+/* From value i of a hash's progression (x: the value, starting at the
+ * hash; y: the step, starting at its second hash) to value i + 1:
+ * docs/FORMAT.md "Classic layout". */
+static inline void progression_step(uint64_t *x, uint64_t *y, unsigned i)
+{
+    *x += *y;
+    *y += i + 1;
+}
+
 static inline void set_bit(uint8_t *bits, uint64_t i)
 {
     bits[i >> 3] |= (uint8_t)(1u << (i & 7));
@@ -59,8 +68,7 @@ static inline __attribute__((always_inline)) void add_k(bloom_filter *f, uint64_
     UNROLL
     for (unsigned i = 0; i < k; i++) {
         set_bit(f->bits, mulhi64(x, m));
-        x += y;
-        y += i + 1;
+        progression_step(&x, &y, i);
     }
 }
 
@@ -79,8 +87,7 @@ static inline __attribute__((always_inline)) bool contains_k(const bloom_filter 
         for (unsigned i = 0; i < k; i++) {
             if (!test_bit(f->bits, mulhi64(x, m)))
                 return false;
-            x += y;
-            y += i + 1;
+            progression_step(&x, &y, i);
         }
         return true;
     }
@@ -88,8 +95,7 @@ static inline __attribute__((always_inline)) bool contains_k(const bloom_filter 
     UNROLL
     for (unsigned i = 0; i < k; i++) {
         all &= test_bit(f->bits, mulhi64(x, m));
-        x += y;
-        y += i + 1;
+        progression_step(&x, &y, i);
     }
     return all;
 }
@@ -137,8 +143,7 @@ static inline __attribute__((always_inline)) void progression_k(uint64_t hash, u
     UNROLL
     for (unsigned i = 0; i < k; i++) {
         out[i] = x;
-        x += y;
-        y += i + 1;
+        progression_step(&x, &y, i);
     }
 }
 
@@ -357,16 +362,14 @@ static void contains_pass_cached(const bloom_filter *f, const uint64_t *hashes, 
         nleft += both;
     }
     for (size_t j = 0; j < nleft; j++) {
-        /* progression_k from position FIRST on */
-        uint64_t y = second[j], x = hashes[left[j]] + y;
-        y += 1;
-        x += y;
-        y += 2;
+        /* the progression again from the kept second hash, to value FIRST */
+        uint64_t x = hashes[left[j]], y = second[j];
+        for (unsigned i = 0; i < FIRST; i++)
+            progression_step(&x, &y, i);
         unsigned all = 1;
         for (unsigned i = FIRST; i < f->nhashes; i++) {
             all &= test_bit(f->bits, mulhi64(x, f->nbits));
-            x += y;
-            y += i + 1;
+            progression_step(&x, &y, i);
         }
         out[left[j]] = all != 0;
     }
