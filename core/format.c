@@ -6,7 +6,6 @@
 
 #include <ctype.h>
 #include <inttypes.h>
-#include <stdio.h>
 
 static const uint8_t filter_magic[4] = {'B', 'L', 'O', 'M'};
 
@@ -217,8 +216,7 @@ bloom_status bloom_parse_header(const void *buf, size_t len, bloom_filter *out, 
     return bloom_ok(err);
 }
 
-bloom_status bloom_check_padding(const uint8_t *bits, uint64_t nbytes, uint64_t used_bits,
-                                 const char *past, bloom_error *err)
+uint64_t bloom_first_padding_bit(const uint8_t *bits, uint64_t nbytes, uint64_t used_bits)
 {
     /* Bits past the used ones would make equal filters compare unequal and
      * inflate popcounts: the format says they are zero. */
@@ -227,10 +225,9 @@ bloom_status bloom_check_padding(const uint8_t *bits, uint64_t nbytes, uint64_t 
         unsigned keep = i == first ? (1u << (used_bits & 7)) - 1 : 0;
         unsigned padding = bits[i] & ~keep & 0xffu;
         if (padding)
-            return bloom_fail(err, BLOOM_E_FORMAT, "padding bit %" PRIu64 " past %s is set",
-                              i * 8 + (uint64_t)__builtin_ctz(padding), past);
+            return i * 8 + (uint64_t)__builtin_ctz(padding);
     }
-    return BLOOM_OK;
+    return UINT64_MAX;
 }
 
 bloom_status bloom_parse(const void *buf, size_t len, bloom_filter *out, bloom_error *err)
@@ -238,15 +235,17 @@ bloom_status bloom_parse(const void *buf, size_t len, bloom_filter *out, bloom_e
     bloom_status st = bloom_parse_header(buf, len, out, err);
     if (st != BLOOM_OK)
         return st;
-    char past[64];
     if (out->layout == BLOOM_LAYOUT_SCALABLE) {
         st = scalable_parse(buf, len, out, true, err);
-    } else if (out->layout == BLOOM_LAYOUT_COUNTING) {
-        snprintf(past, sizeof past, "the %" PRIu64 " counters", out->nbits);
-        st = bloom_check_padding(out->bits, out->nbytes, 4 * out->nbits, past, err);
-    } else {
-        snprintf(past, sizeof past, "nbits %" PRIu64, out->nbits);
-        st = bloom_check_padding(out->bits, out->nbytes, out->nbits, past, err);
+        return st != BLOOM_OK ? st : bloom_ok(err);
     }
-    return st != BLOOM_OK ? st : bloom_ok(err);
+    bool counting = out->layout == BLOOM_LAYOUT_COUNTING;
+    uint64_t bad = bloom_first_padding_bit(out->bits, out->nbytes, counting ? 4 * out->nbits : out->nbits);
+    if (bad == UINT64_MAX)
+        return bloom_ok(err);
+    if (counting)
+        return bloom_fail(err, BLOOM_E_FORMAT, "padding bit %" PRIu64 " past the %" PRIu64 " counters is set",
+                          bad, out->nbits);
+    return bloom_fail(err, BLOOM_E_FORMAT, "padding bit %" PRIu64 " past nbits %" PRIu64 " is set", bad,
+                      out->nbits);
 }

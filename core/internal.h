@@ -269,10 +269,10 @@ void fold_preimage_ones(const bloom_filter *large, const bloom_filter *small, ui
 /* Whether `smaller` bits divide `larger` bits in the layout's unit. */
 bool sizes_divide(int layout, uint64_t larger, uint64_t smaller);
 
-/* BLOOM_E_FORMAT if a bit of bits[0, nbytes) at or past used_bits is set,
- * "padding bit N past <past> is set" (format.c). */
-bloom_status bloom_check_padding(const uint8_t *bits, uint64_t nbytes, uint64_t used_bits,
-                                 const char *past, bloom_error *err);
+/* The first set bit of bits[0, nbytes) at or past used_bits, padding the
+ * format says is zero; UINT64_MAX when there is none (format.c).  The
+ * caller words the error: a filter parsed per row formats nothing. */
+uint64_t bloom_first_padding_bit(const uint8_t *bits, uint64_t nbytes, uint64_t used_bits);
 
 /* Rewrite the nbits field of a serialized header (format.c). */
 void header_set_nbits(uint8_t *header, uint64_t nbits);

@@ -21,7 +21,6 @@
 
 #include <inttypes.h>
 #include <math.h>
-#include <stdio.h>
 
 enum {
     /* stack header, from the end of the filter header */
@@ -196,12 +195,12 @@ bloom_status scalable_parse(const uint8_t *p, size_t len, bloom_filter *out, boo
         stack st;
         stack_read(out, &st);
         for (unsigned i = 0; i < st.nstages; i++) {
-            char past[64];
-            snprintf(past, sizeof past, "nbits %" PRIu64 " of stage %u", st.stages[i].f.nbits, i);
-            bloom_status s = bloom_check_padding(st.stages[i].f.bits, st.stages[i].f.nbytes,
-                                                 st.stages[i].f.nbits, past, err);
-            if (s != BLOOM_OK)
-                return s;
+            uint64_t bad = bloom_first_padding_bit(st.stages[i].f.bits, st.stages[i].f.nbytes,
+                                                   st.stages[i].f.nbits);
+            if (bad != UINT64_MAX)
+                return bloom_fail(err, BLOOM_E_FORMAT,
+                                  "padding bit %" PRIu64 " past nbits %" PRIu64 " of stage %u is set", bad,
+                                  st.stages[i].f.nbits, i);
         }
     }
     return BLOOM_OK;
