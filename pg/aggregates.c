@@ -250,15 +250,19 @@ bloom_agg_fixed_trans(PG_FUNCTION_ARGS)
 	struct varlena *state;
 	bloom_filter f;
 
-	/* per row, a batched state: the one the last row returned, with the
-	 * same parameters (checked then) */
-	if (likely(cache != NULL && cache->fixed_agg != NULL && !PG_ARGISNULL(0) &&
-			   !PG_ARGISNULL(1) && PG_GETARG_DATUM(0) == cache->agg_state &&
+	/* per row, the state the last row returned (batched, or flat and
+	 * modified in place), with the same parameters (checked then) */
+	if (likely(cache != NULL && (cache->fixed_agg != NULL || cache->fixed_flat) &&
+			   !PG_ARGISNULL(0) && !PG_ARGISNULL(1) && PG_GETARG_DATUM(0) == cache->agg_state &&
 			   !PG_ARGISNULL(2) && !PG_ARGISNULL(3) && PG_GETARG_INT64(2) == cache->capacity &&
 			   PG_GETARG_FLOAT8(3) == cache->fpr && cache->layout == bloomfilter_default_layout))
 	{
-		bloom_fixed_agg_add(cache->fixed_agg,
-							bloom_hash_value(&cache->hasher, PG_GETARG_DATUM(1), cache->agg_seed));
+		uint64		hash = bloom_hash_value(&cache->hasher, PG_GETARG_DATUM(1), cache->agg_seed);
+
+		if (cache->fixed_agg != NULL)
+			bloom_fixed_agg_add(cache->fixed_agg, hash);
+		else
+			bloom_add_hash(&cache->flat_view, hash);
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
 
@@ -274,6 +278,9 @@ bloom_agg_fixed_trans(PG_FUNCTION_ARGS)
 				 errmsg("bloom_agg capacity and fpr must not be null")));
 
 	cache = bloom_call_cache(fcinfo);
+	/* armed again below only for a flat state this call modifies in place:
+	 * any other state may be new memory at the last one's address */
+	cache->fixed_flat = false;
 	if (!cache->sizing_ready || cache->capacity != PG_GETARG_INT64(2) ||
 		cache->fpr != PG_GETARG_FLOAT8(3) || cache->layout != bloomfilter_default_layout)
 	{
@@ -324,6 +331,16 @@ bloom_agg_fixed_trans(PG_FUNCTION_ARGS)
 	}
 	bloom_add_hash(&f, bloom_hash_value(bloom_call_hasher(fcinfo, cache, 1),
 										PG_GETARG_DATUM(1), f.seed));
+	if (aggctx != NULL && !PG_ARGISNULL(0) && PointerGetDatum(state) == PG_GETARG_DATUM(0))
+	{
+		/* nodeAgg passes this state back to the next row of its group */
+		cache->agg_state = PG_GETARG_DATUM(0);
+		cache->agg_builder = NULL;
+		cache->fixed_agg = NULL;
+		cache->fixed_flat = true;
+		cache->flat_view = f;
+		cache->agg_seed = f.seed;
+	}
 	PG_RETURN_POINTER(state);
 }
 

@@ -261,12 +261,15 @@ typedef struct BloomCallCache
 	BloomArgCache args[2];
 	bool		hasher_ready;
 	BloomHasher hasher;
-	/* bloom_agg(value), and bloom_agg(x, capacity, fpr) in batches: the
-	 * state of the last row, checked to be this aggregate's own, its
-	 * builder or batched filter, and its seed */
+	/* bloom_agg(value), and bloom_agg(x, capacity, fpr): the state of the
+	 * last row, checked to be this aggregate's own, its builder, batched
+	 * filter or flat filter (fixed_flat: then flat_view is its parsed
+	 * header), and its seed */
 	Datum		agg_state;
 	bloom_builder *agg_builder;
 	BloomFixedAgg *fixed_agg;
+	bool		fixed_flat;
+	bloom_filter flat_view;
 	uint64		agg_seed;
 	bloom_error agg_error;		/* off the per-row path's stack */
 	/* bloom_agg(x, capacity, fpr): the last parameters and their sizing */

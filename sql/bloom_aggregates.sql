@@ -108,6 +108,29 @@ SELECT bloom_agg(g, 1000000, 0.01) = bloom_add_all(bloom_empty(1000000, 0.01, 0,
 FROM generate_series(1, 3001) g;
 RESET bloomfilter.default_layout;
 
+-- fixed size under 64 KiB: each row after a group's second adds to the state
+-- the last row returned without reading it again; a state that is not the
+-- last row's (interleaved groups, a new group's state at the last one's
+-- address, a window frame started again) is read again
+SELECT count(*) AS groups,
+       bool_and(f = bloom_add_all(bloom_empty(1000, 0.01), v)) AS same
+FROM (SELECT g % 7 AS k, bloom_agg(g, 1000, 0.01) AS f, array_agg(g) AS v
+      FROM generate_series(1, 3000) g GROUP BY 1) s;
+SET enable_hashagg = off;
+SELECT count(*) AS groups,
+       bool_and(f = bloom_add_all(bloom_empty(1000, 0.01), v)) AS same
+FROM (SELECT g / 3 AS k, bloom_agg(g, 1000, 0.01) AS f, array_agg(g) AS v
+      FROM generate_series(1, 3000) g GROUP BY 1) s;
+RESET enable_hashagg;
+SELECT count(*) FILTER (WHERE NOT bloom_contains(w, g)) AS missing,
+       count(DISTINCT md5(w::bytea)) AS distinct_running,
+       bool_and(w = bloom_add_all(bloom_empty(1000, 0.01), ARRAY(SELECT generate_series(1, g)))) FILTER (WHERE g IN (1, 2, 3, 300)) AS same
+FROM (SELECT g, bloom_agg(g, 1000, 0.01) OVER (ORDER BY g) AS w FROM generate_series(1, 300) g) s;
+SELECT count(*) AS frames,
+       bool_and(w = bloom_add_all(bloom_empty(1000, 0.01), ARRAY(SELECT generate_series(greatest(g - 2, 1), g)))) AS same
+FROM (SELECT g, bloom_agg(g, 1000, 0.01) OVER (ORDER BY g ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS w
+      FROM generate_series(1, 300) g) s;
+
 -- union and intersection of groups
 CREATE TABLE grouped AS
 SELECT i % 4 AS g, bloom_agg(i8, 4000, 0.01) AS f FROM vals GROUP BY 1;
