@@ -19,8 +19,10 @@
  * unknown when planning: the scan is offered, and it prefetches only if the
  * filter it reads is large enough.
  *
- * Cost: the planner charges a probe one operator cost per row whatever the
- * filter's size; the batched scan is charged half of it, so it wins over
+ * Cost: the planner charges a probe of a filter that is the same for the
+ * whole scan one operator cost per row whatever the filter's size (a probe
+ * of a column of stored filters, 100: probe_cost below); the batched scan
+ * is charged half of it, so it wins over
  * the same seq scan and competes with other paths (an index scan on another
  * qual) as a seq scan would; it is disabled where the seq scan is
  * (enable_seqscan = off).
@@ -259,15 +261,49 @@ offer_paths(PlannerInfo *root, RelOptInfo *rel, Index rti, RangeTblEntry *rte)
 }
 
 /*
+ * A probe whose filter differs from row to row (a column of stored
+ * filters) reads a filter on every row: detoasted whole, or its header and
+ * the TOAST chunks it probes, microseconds against the nanoseconds of a
+ * comparison.  It is charged a SQL function's default cost, 100 operator
+ * costs, so that the planner tests a row's cheap quals first: left at the
+ * function's cost of 1, the probe went ahead of an equality on the day or
+ * tenant (the planner puts the quals it derives from equalities last), and
+ * read every row's filter.  A filter that is the same for the whole scan
+ * keeps the function's cost.
+ */
+#define STORED_PROBE_COST 100
+
+static Node *
+probe_cost(SupportRequestCost *req)
+{
+	List	   *args;
+	int			argno;
+
+	if (req->node != NULL && IsA(req->node, FuncExpr))
+		args = ((FuncExpr *) req->node)->args;
+	else if (req->node != NULL && IsA(req->node, OpExpr))
+		args = ((OpExpr *) req->node)->args;
+	else
+		return NULL;
+	if (list_length(args) != 2)
+		return NULL;
+	argno = filter_argno(req->funcid);
+	if (argno < 0 || !contain_var_clause(list_nth(args, argno)))
+		return NULL;
+	req->per_tuple = STORED_PROBE_COST * cpu_operator_cost;
+	return (Node *) req;
+}
+
+/*
  * bloom_contains_support(internal): the planner support function of
  * bloom_contains and contained_in_bloom.  The planner calls it while it
  * simplifies a query, before it plans the scans, which loads this module,
  * and so installs the hook above, in a session that has not used a filter
- * yet.  It answers two requests: the index conditions of a bloom_bitslice
- * index (bitslice_plan.c), and one estimate: the condition of a remote
- * runtime filter (runtime_filter_plan.c), whose filter is a placeholder
- * while the query is planned, keeps every row, so that the plan is the one
- * without it.
+ * yet.  It answers three requests: the index conditions of a bloom_bitslice
+ * index (bitslice_plan.c), the cost of a probe of stored filters (above),
+ * and one estimate: the condition of a remote runtime filter
+ * (runtime_filter_plan.c), whose filter is a placeholder while the query is
+ * planned, keeps every row, so that the plan is the one without it.
  */
 PG_FUNCTION_INFO_V1(bloom_contains_support);
 
@@ -278,6 +314,8 @@ bloom_contains_support(PG_FUNCTION_ARGS)
 
 	if (IsA(request, SupportRequestIndexCondition))
 		PG_RETURN_POINTER(bs_index_condition(request));
+	if (IsA(request, SupportRequestCost))
+		PG_RETURN_POINTER(probe_cost((SupportRequestCost *) request));
 	if (IsA(request, SupportRequestSelectivity))
 	{
 		SupportRequestSelectivity *req = (SupportRequestSelectivity *) request;

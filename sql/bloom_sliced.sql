@@ -111,3 +111,14 @@ FROM (SELECT c.id, s.v, bloom_contains(c.f, s.v::int8) AS answer,
              bloom_contains(c.f::bytea::bloom, s.v::int8) AS whole
       FROM generate_series(0, 99) s(v), compressed c) x;
 SELECT pg_temp.sliced_probes() - n AS sliced_probes FROM before;
+
+-- A probe reads its row's stored filter, so the planner tests the row's
+-- other quals first, equalities included (it puts the quals it derives from
+-- equalities last): only the filters of the rows they keep are read.
+EXPLAIN (COSTS OFF) SELECT id FROM stored WHERE kind = 'int' AND bloom_contains(f, 42::int8);
+EXPLAIN (COSTS OFF) SELECT id FROM stored WHERE f @> 42::int8 AND id = 4;
+EXPLAIN (COSTS OFF) SELECT id FROM stored WHERE 42::int8 <@ f AND kind = 'int';
+UPDATE before SET n = pg_temp.sliced_probes();
+SELECT count(*) AS rows, bool_and(bloom_contains(f, 42::int8) = bloom_contains(f::bytea::bloom, 42::int8)) AS same
+FROM stored WHERE bloom_contains(f, 42::int8) AND id = 12;
+SELECT pg_temp.sliced_probes() - n AS sliced_probes FROM before;
