@@ -7,6 +7,12 @@ SET max_parallel_workers_per_gather = 0;
 -- the count of sliced probes this backend made (a test-only entry point)
 CREATE FUNCTION pg_temp.sliced_probes() RETURNS bigint
     AS '$libdir/bloomfilter', 'bloom_debug_sliced_probes' LANGUAGE C STRICT;
+-- whether a probe of a new filter reads slices (sliced_probe.c): a value of
+-- more than 4 TOAST chunks (1996 bytes each), and more than 4 a probed
+-- byte for a probe of k bytes (classic); smaller ones are read whole
+CREATE FUNCTION pg_temp.sliced(f bloom) RETURNS boolean LANGUAGE sql AS $$
+    SELECT chunks > 4 AND ((bloom_info(f)).layout = 'blocked' OR chunks > 4 * (bloom_info(f)).nhashes)
+    FROM (SELECT (octet_length(f::bytea) + 1995) / 1996 AS chunks) c $$;
 
 CREATE TABLE stored (id int, kind text, f bloom);
 ALTER TABLE stored ALTER COLUMN f SET STORAGE EXTERNAL;
@@ -29,9 +35,23 @@ SELECT i, CASE WHEN i % 2 = 0 THEN 'int' ELSE 'text' END,
 FROM generate_series(13, 24) i;
 RESET bloomfilter.default_layout;
 INSERT INTO stored VALUES (25, 'int', NULL), (26, 'text', NULL);
+-- two classic filters large enough to be sliced (36 and 54 chunks)
+INSERT INTO stored
+SELECT i, CASE WHEN i % 2 = 0 THEN 'int' ELSE 'text' END,
+       CASE WHEN i % 2 = 0
+            THEN (SELECT bloom_agg(g::int8, 30000 * (i - 25), 0.01) FROM generate_series(0, 1999) g WHERE g % 6 = i % 6)
+            ELSE (SELECT bloom_agg('k' || g, 30000 * (i - 25), 0.01) FROM generate_series(0, 1999) g WHERE g % 6 = i % 6)
+       END
+FROM generate_series(27, 28) i;
+-- and a blocked filter small enough to be read whole (2 chunks)
+INSERT INTO stored
+SELECT 29, 'text', bloom_add_all(bloom_empty(1000, 0.01, 0, 'blocked'),
+                                 ARRAY(SELECT 'k' || g FROM generate_series(0, 1999) g WHERE g % 6 = 29 % 6));
 SELECT (bloom_info(f)).layout, count(*), min(octet_length(f::bytea)) AS smallest,
        max(octet_length(f::bytea)) AS largest
 FROM stored WHERE f IS NOT NULL GROUP BY 1 ORDER BY 1;
+SELECT (bloom_info(f)).layout, pg_temp.sliced(f) AS sliced, count(*) FROM stored WHERE f IS NOT NULL
+GROUP BY 1, 2 ORDER BY 1, 2;
 
 -- (filter, value) pairs, with NULL values; v < 32768 so every integer type holds it
 CREATE TABLE pairs AS
@@ -39,7 +59,7 @@ SELECT s.id, CASE WHEN g % 97 = 0 THEN NULL ELSE g * 7 END AS v
 FROM stored s, generate_series(0, 299) g;
 
 -- Interleaved: each row's filter differs from the last row's, so every
--- probe of a non-NULL filter and value is sliced.
+-- probe of a non-NULL filter and value is sliced, but for small filters.
 CREATE TEMP TABLE before AS SELECT pg_temp.sliced_probes() AS n;
 CREATE TEMP TABLE interleaved AS
 SELECT s.id, s.v, s.kind,
@@ -58,14 +78,15 @@ SELECT count(*) AS rows,
        count(*) FILTER (WHERE whole IS NULL) AS null_answers,
        count(*) FILTER (WHERE whole) AS present,
        count(*) FILTER (WHERE whole AND v % 6 = id % 6 AND v < 2000) AS members_found,
-       count(*) FILTER (WHERE v % 6 = id % 6 AND v < 2000 AND id <= 24) AS members,
+       count(*) FILTER (WHERE v % 6 = id % 6 AND v < 2000 AND id NOT IN (25, 26)) AS members,
        count(*) FILTER (WHERE as_int8 IS DISTINCT FROM whole OR as_int4 IS DISTINCT FROM whole
                           OR as_int2 IS DISTINCT FROM whole OR as_float8 IS DISTINCT FROM whole
                           OR as_numeric IS DISTINCT FROM whole OR as_float4 IS DISTINCT FROM whole) AS differ
 FROM interleaved;
--- six sliced probes per row with a filter and a value
+-- six sliced probes per row with a filter and a value, a filter not small
 SELECT pg_temp.sliced_probes() - n AS sliced_probes,
-       6 * (SELECT count(*) FROM pairs JOIN stored USING (id) WHERE f IS NOT NULL AND v IS NOT NULL) AS expected
+       6 * (SELECT count(*) FROM pairs JOIN stored USING (id)
+            WHERE f IS NOT NULL AND v IS NOT NULL AND pg_temp.sliced(f)) AS expected
 FROM before;
 
 -- Grouped: one filter for many rows in a row; the first probes of each are
@@ -85,7 +106,7 @@ SELECT pg_temp.sliced_probes() - n AS sliced_probes,
        (SELECT sum(greatest(1, ((octet_length(f::bytea) + 1995) / 1996)
                                / (7 * (CASE (bloom_info(f)).layout WHEN 'blocked' THEN 1
                                             ELSE (bloom_info(f)).nhashes END + 1))))
-        FROM stored WHERE f IS NOT NULL) AS expected
+        FROM stored WHERE f IS NOT NULL AND pg_temp.sliced(f)) AS expected
 FROM before;
 
 -- Compressed and inline values are read whole: same answers, no slices.
@@ -120,5 +141,5 @@ EXPLAIN (COSTS OFF) SELECT id FROM stored WHERE f @> 42::int8 AND id = 4;
 EXPLAIN (COSTS OFF) SELECT id FROM stored WHERE 42::int8 <@ f AND kind = 'int';
 UPDATE before SET n = pg_temp.sliced_probes();
 SELECT count(*) AS rows, bool_and(bloom_contains(f, 42::int8) = bloom_contains(f::bytea::bloom, 42::int8)) AS same
-FROM stored WHERE bloom_contains(f, 42::int8) AND id = 12;
+FROM stored WHERE bloom_contains(f, 42::int8) AND id = 24;
 SELECT pg_temp.sliced_probes() - n AS sliced_probes FROM before;
