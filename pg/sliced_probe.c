@@ -171,7 +171,8 @@ bloom_sliced_contains(FunctionCallInfo fcinfo, int filter_arg, int value_arg,
 	hash = bloom_hash_value(bloom_call_hasher(fcinfo, cache, value_arg),
 							PG_GETARG_DATUM(value_arg), f.seed);
 	bloom_probe_plan_for(&f, hash, &plan);
-	/* a scalable filter: its stages are found in its bytes, read whole */
+	/* read whole: a scalable filter (its stages are found in its bytes), or
+	 * a probe whose ranges cost more lookups than the value's chunks */
 	if (plan.count == 0 ||
 		(plan.count > 1 && chunks <= WHOLE_READ_CHUNKS_PER_RANGE * plan.count))
 	{
