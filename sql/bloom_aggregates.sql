@@ -122,6 +122,16 @@ SELECT count(*) AS groups,
 FROM (SELECT g / 3 AS k, bloom_agg(g, 1000, 0.01) AS f, array_agg(g) AS v
       FROM generate_series(1, 3000) g GROUP BY 1) s;
 RESET enable_hashagg;
+-- a HashAggregate that spills (work_mem 64kB): its groups' memory is reset
+-- between batches, and a new state may take an old one's address
+SET work_mem = '64kB';
+SET enable_sort = off;
+SELECT count(*) AS groups,
+       bool_and(f = bloom_add_all(bloom_empty(100, 0.01), v)) AS same
+FROM (SELECT g / 7 AS k, bloom_agg(g, 100, 0.01) AS f, array_agg(g) AS v
+      FROM generate_series(1, 60000) g GROUP BY 1) s;
+RESET enable_sort;
+RESET work_mem;
 SELECT count(*) FILTER (WHERE NOT bloom_contains(w, g)) AS missing,
        count(DISTINCT md5(w::bytea)) AS distinct_running,
        bool_and(w = bloom_add_all(bloom_empty(1000, 0.01), ARRAY(SELECT generate_series(1, g)))) FILTER (WHERE g IN (1, 2, 3, 300)) AS same
