@@ -112,24 +112,23 @@ RESET bloomfilter.default_layout;
 -- the last row returned without reading it again; a state that is not the
 -- last row's (interleaved groups, a new group's state at the last one's
 -- address, a window frame started again) is read again
-SELECT count(*) AS groups,
-       bool_and(f = bloom_add_all(bloom_empty(1000, 0.01), v)) AS same
-FROM (SELECT g % 7 AS k, bloom_agg(g, 1000, 0.01) AS f, array_agg(g) AS v
-      FROM generate_series(1, 3000) g GROUP BY 1) s;
+CREATE FUNCTION pg_temp.fixed_groups(keys text, capacity int, n int)
+    RETURNS TABLE (groups bigint, same boolean) LANGUAGE plpgsql AS $$
+BEGIN
+    RETURN QUERY EXECUTE format(
+        'SELECT count(*), bool_and(f = bloom_add_all(bloom_empty(%1$s, 0.01), v))
+         FROM (SELECT %2$s AS k, bloom_agg(g, %1$s, 0.01) AS f, array_agg(g) AS v
+               FROM generate_series(1, %3$s) g GROUP BY 1) s', capacity, keys, n);
+END $$;
+SELECT * FROM pg_temp.fixed_groups('g % 7', 1000, 3000);
 SET enable_hashagg = off;
-SELECT count(*) AS groups,
-       bool_and(f = bloom_add_all(bloom_empty(1000, 0.01), v)) AS same
-FROM (SELECT g / 3 AS k, bloom_agg(g, 1000, 0.01) AS f, array_agg(g) AS v
-      FROM generate_series(1, 3000) g GROUP BY 1) s;
+SELECT * FROM pg_temp.fixed_groups('g / 3', 1000, 3000);
 RESET enable_hashagg;
 -- a HashAggregate that spills (work_mem 64kB): its groups' memory is reset
 -- between batches, and a new state may take an old one's address
 SET work_mem = '64kB';
 SET enable_sort = off;
-SELECT count(*) AS groups,
-       bool_and(f = bloom_add_all(bloom_empty(100, 0.01), v)) AS same
-FROM (SELECT g / 7 AS k, bloom_agg(g, 100, 0.01) AS f, array_agg(g) AS v
-      FROM generate_series(1, 60000) g GROUP BY 1) s;
+SELECT * FROM pg_temp.fixed_groups('g / 7', 100, 60000);
 RESET enable_sort;
 RESET work_mem;
 SELECT count(*) FILTER (WHERE NOT bloom_contains(w, g)) AS missing,
