@@ -8,8 +8,10 @@
 # in-memory copy, which is what every row cost before sliced probes).
 #
 #   200 filters of 10^6 values (2 MiB each), 20 filters of 10^7 (16 MiB),
-#   classic and blocked; and 20 filters of 10^6 each probed by 200 values in a
-#   row (the call site slices, then reads the filter whole once)
+#   classic and blocked; 2,000 small ones, read whole rather than sliced:
+#   10^3 values (2 KiB, 2 TOAST chunks), classic and blocked, and 10^4 values
+#   classic (16 KiB, 9 chunks); and 20 filters of 10^6 each probed by 200
+#   values in a row (the call site slices, then reads the filter whole once)
 #
 # Per row: the median over BENCH_SLICED_RUNS rounds (default 11) of the time
 # of one query divided by its rows; each round runs every query in turn, so a
@@ -20,11 +22,14 @@ psql() { command psql -X -q -v ON_ERROR_STOP=1 "$@"; }
 
 psql <<SQL
 CREATE EXTENSION IF NOT EXISTS bloomfilter;
-DROP TABLE IF EXISTS sliced_source, daily_c6, daily_b6, daily_c7, daily_b7;
+DROP TABLE IF EXISTS sliced_source, daily_c6, daily_b6, daily_c7, daily_b7, daily_c3, daily_b3, daily_c4;
 CREATE TABLE sliced_source (n int8, layout text, f bloom);
+INSERT INTO sliced_source SELECT 1000, 'classic', bloom_agg(g::int8) FROM generate_series(1, 1000) g;
+INSERT INTO sliced_source SELECT 10000, 'classic', bloom_agg(g::int8) FROM generate_series(1, 10000) g;
 INSERT INTO sliced_source SELECT 1000000, 'classic', bloom_agg(g::int8) FROM generate_series(1, 1000000) g;
 INSERT INTO sliced_source SELECT 10000000, 'classic', bloom_agg(g::int8) FROM generate_series(1, 10000000) g;
 SET bloomfilter.default_layout = 'blocked';
+INSERT INTO sliced_source SELECT 1000, 'blocked', bloom_agg(g::int8) FROM generate_series(1, 1000) g;
 INSERT INTO sliced_source SELECT 1000000, 'blocked', bloom_agg(g::int8) FROM generate_series(1, 1000000) g;
 INSERT INTO sliced_source SELECT 10000000, 'blocked', bloom_agg(g::int8) FROM generate_series(1, 10000000) g;
 RESET bloomfilter.default_layout;
@@ -34,10 +39,16 @@ CREATE TABLE daily_c6 (day int, f bloom);
 CREATE TABLE daily_b6 (day int, f bloom);
 CREATE TABLE daily_c7 (day int, f bloom);
 CREATE TABLE daily_b7 (day int, f bloom);
+CREATE TABLE daily_c3 (day int, f bloom);
+CREATE TABLE daily_b3 (day int, f bloom);
+CREATE TABLE daily_c4 (day int, f bloom);
 ALTER TABLE daily_c6 ALTER COLUMN f SET STORAGE EXTERNAL;
 ALTER TABLE daily_b6 ALTER COLUMN f SET STORAGE EXTERNAL;
 ALTER TABLE daily_c7 ALTER COLUMN f SET STORAGE EXTERNAL;
 ALTER TABLE daily_b7 ALTER COLUMN f SET STORAGE EXTERNAL;
+ALTER TABLE daily_c3 ALTER COLUMN f SET STORAGE EXTERNAL;
+ALTER TABLE daily_b3 ALTER COLUMN f SET STORAGE EXTERNAL;
+ALTER TABLE daily_c4 ALTER COLUMN f SET STORAGE EXTERNAL;
 INSERT INTO daily_c6 SELECT d, overlay(f::bytea placing int8send(d) from 17 for 8)::bloom
 FROM sliced_source, generate_series(1, 200) d WHERE n = 1000000 AND layout = 'classic';
 INSERT INTO daily_b6 SELECT d, overlay(f::bytea placing int8send(d) from 17 for 8)::bloom
@@ -46,7 +57,13 @@ INSERT INTO daily_c7 SELECT d, overlay(f::bytea placing int8send(d) from 17 for 
 FROM sliced_source, generate_series(1, 20) d WHERE n = 10000000 AND layout = 'classic';
 INSERT INTO daily_b7 SELECT d, overlay(f::bytea placing int8send(d) from 17 for 8)::bloom
 FROM sliced_source, generate_series(1, 20) d WHERE n = 10000000 AND layout = 'blocked';
-VACUUM ANALYZE daily_c6, daily_b6, daily_c7, daily_b7;
+INSERT INTO daily_c3 SELECT d, overlay(f::bytea placing int8send(d) from 17 for 8)::bloom
+FROM sliced_source, generate_series(1, 2000) d WHERE n = 1000 AND layout = 'classic';
+INSERT INTO daily_b3 SELECT d, overlay(f::bytea placing int8send(d) from 17 for 8)::bloom
+FROM sliced_source, generate_series(1, 2000) d WHERE n = 1000 AND layout = 'blocked';
+INSERT INTO daily_c4 SELECT d, overlay(f::bytea placing int8send(d) from 17 for 8)::bloom
+FROM sliced_source, generate_series(1, 2000) d WHERE n = 10000 AND layout = 'classic';
+VACUUM ANALYZE daily_c6, daily_b6, daily_c7, daily_b7, daily_c3, daily_b3, daily_c4;
 SQL
 
 psql -A -F ' | ' <<SQL
@@ -54,12 +71,14 @@ SET max_parallel_workers_per_gather = 0;
 CREATE TEMP TABLE queries (ord serial, tab text, what text, query text);
 -- every row probes another value at another place: nothing is cached between rows
 INSERT INTO queries (tab, what, query)
-SELECT tab, what, format(query, tab)
-FROM unnest(ARRAY['daily_c6', 'daily_b6', 'daily_c7', 'daily_b7']) WITH ORDINALITY t(tab, i),
-     (VALUES (1, 'one 32-byte slice', 'SELECT count(*) FROM %s WHERE substring(f::bytea from 33 + (day * 40961) %% 1000000 for 32) <> ''''::bytea'),
-             (2, 'f @> v, sliced', 'SELECT count(*) FROM %s WHERE f @> (day * 7919)::int8'),
-             (3, 'v <@ f, sliced', 'SELECT count(*) FROM %s WHERE (day * 7919 + 1)::int8 <@ f'),
-             (4, 'f @> v, whole value', 'SELECT count(*) FROM %s WHERE f::bytea::bloom @> (day * 7919)::int8'))
+-- (the slice read starts within the smallest filters' 2 KiB)
+SELECT tab, what, format(query, tab, span)
+FROM unnest(ARRAY['daily_c6', 'daily_b6', 'daily_c7', 'daily_b7', 'daily_c3', 'daily_b3', 'daily_c4'],
+            ARRAY[1000000, 1000000, 1000000, 1000000, 2000, 2000, 16000]) WITH ORDINALITY t(tab, span, i),
+     (VALUES (1, 'one 32-byte slice', 'SELECT count(*) FROM %1\$s WHERE substring(f::bytea from 33 + (day * 40961) %% %2\$s for 32) <> ''''::bytea'),
+             (2, 'f @> v, sliced', 'SELECT count(*) FROM %1\$s WHERE f @> (day * 7919)::int8'),
+             (3, 'v <@ f, sliced', 'SELECT count(*) FROM %1\$s WHERE (day * 7919 + 1)::int8 <@ f'),
+             (4, 'f @> v, whole value', 'SELECT count(*) FROM %1\$s WHERE f::bytea::bloom @> (day * 7919)::int8'))
          q(ord, what, query)
 ORDER BY t.i, q.ord;
 -- Runs: each filter probed by 200 values in a row (20 filters of 10^6,
@@ -75,6 +94,9 @@ SELECT count(*) FROM daily_c6 WHERE octet_length(f::bytea) > 0 \\g /dev/null
 SELECT count(*) FROM daily_b6 WHERE octet_length(f::bytea) > 0 \\g /dev/null
 SELECT count(*) FROM daily_c7 WHERE octet_length(f::bytea) > 0 \\g /dev/null
 SELECT count(*) FROM daily_b7 WHERE octet_length(f::bytea) > 0 \\g /dev/null
+SELECT count(*) FROM daily_c3 WHERE octet_length(f::bytea) > 0 \\g /dev/null
+SELECT count(*) FROM daily_b3 WHERE octet_length(f::bytea) > 0 \\g /dev/null
+SELECT count(*) FROM daily_c4 WHERE octet_length(f::bytea) > 0 \\g /dev/null
 CREATE TEMP TABLE timings (ord int, round int, us_per_row float8);
 DO \$\$
 DECLARE
@@ -100,7 +122,10 @@ SELECT q.ord, q.tab, q.what, percentile_disc(0.5) WITHIN GROUP (ORDER BY t.us_pe
 FROM queries q JOIN timings t USING (ord) GROUP BY q.ord, q.tab, q.what;
 SELECT CASE WHEN r.what LIKE 'runs of 200%' THEN '20 x 10^6, classic, 200 probes each'
             ELSE CASE r.tab WHEN 'daily_c6' THEN '200 x 10^6, classic' WHEN 'daily_b6' THEN '200 x 10^6, blocked'
-                  WHEN 'daily_c7' THEN '20 x 10^7, classic' ELSE '20 x 10^7, blocked' END END AS "filters",
+                  WHEN 'daily_c7' THEN '20 x 10^7, classic' WHEN 'daily_b7' THEN '20 x 10^7, blocked'
+                  WHEN 'daily_c3' THEN '2000 x 10^3, classic (read whole)'
+                  WHEN 'daily_b3' THEN '2000 x 10^3, blocked (read whole)'
+                  ELSE '2000 x 10^4, classic (header, then whole)' END END AS "filters",
        r.what AS "per row (probe)", round(r.us::numeric, 1) AS "median us/row",
        CASE WHEN r.what = b.what THEN 'baseline'
             ELSE round((r.us / b.us)::numeric, 1) || 'x' END AS "/ slice read"
@@ -111,4 +136,4 @@ ORDER BY r.ord;
 SELECT 'filter sizes: ' || string_agg(layout || ' ' || n || ' -> ' || pg_size_pretty(octet_length(f::bytea)::bigint), ', ' ORDER BY layout, n)
 FROM sliced_source;
 SQL
-psql -c 'DROP TABLE sliced_source, daily_c6, daily_b6, daily_c7, daily_b7'
+psql -c 'DROP TABLE sliced_source, daily_c6, daily_b6, daily_c7, daily_b7, daily_c3, daily_b3, daily_c4'
