@@ -35,34 +35,20 @@ INSERT INTO sliced_source SELECT 10000000, 'blocked', bloom_agg(g::int8) FROM ge
 RESET bloomfilter.default_layout;
 -- Copies of one filter, each with its own seed (bytes 16-23): every row is
 -- another TOAST value of the same size and the same probe cost.
-CREATE TABLE daily_c6 (day int, f bloom);
-CREATE TABLE daily_b6 (day int, f bloom);
-CREATE TABLE daily_c7 (day int, f bloom);
-CREATE TABLE daily_b7 (day int, f bloom);
-CREATE TABLE daily_c3 (day int, f bloom);
-CREATE TABLE daily_b3 (day int, f bloom);
-CREATE TABLE daily_c4 (day int, f bloom);
-ALTER TABLE daily_c6 ALTER COLUMN f SET STORAGE EXTERNAL;
-ALTER TABLE daily_b6 ALTER COLUMN f SET STORAGE EXTERNAL;
-ALTER TABLE daily_c7 ALTER COLUMN f SET STORAGE EXTERNAL;
-ALTER TABLE daily_b7 ALTER COLUMN f SET STORAGE EXTERNAL;
-ALTER TABLE daily_c3 ALTER COLUMN f SET STORAGE EXTERNAL;
-ALTER TABLE daily_b3 ALTER COLUMN f SET STORAGE EXTERNAL;
-ALTER TABLE daily_c4 ALTER COLUMN f SET STORAGE EXTERNAL;
-INSERT INTO daily_c6 SELECT d, overlay(f::bytea placing int8send(d) from 17 for 8)::bloom
-FROM sliced_source, generate_series(1, 200) d WHERE n = 1000000 AND layout = 'classic';
-INSERT INTO daily_b6 SELECT d, overlay(f::bytea placing int8send(d) from 17 for 8)::bloom
-FROM sliced_source, generate_series(1, 200) d WHERE n = 1000000 AND layout = 'blocked';
-INSERT INTO daily_c7 SELECT d, overlay(f::bytea placing int8send(d) from 17 for 8)::bloom
-FROM sliced_source, generate_series(1, 20) d WHERE n = 10000000 AND layout = 'classic';
-INSERT INTO daily_b7 SELECT d, overlay(f::bytea placing int8send(d) from 17 for 8)::bloom
-FROM sliced_source, generate_series(1, 20) d WHERE n = 10000000 AND layout = 'blocked';
-INSERT INTO daily_c3 SELECT d, overlay(f::bytea placing int8send(d) from 17 for 8)::bloom
-FROM sliced_source, generate_series(1, 2000) d WHERE n = 1000 AND layout = 'classic';
-INSERT INTO daily_b3 SELECT d, overlay(f::bytea placing int8send(d) from 17 for 8)::bloom
-FROM sliced_source, generate_series(1, 2000) d WHERE n = 1000 AND layout = 'blocked';
-INSERT INTO daily_c4 SELECT d, overlay(f::bytea placing int8send(d) from 17 for 8)::bloom
-FROM sliced_source, generate_series(1, 2000) d WHERE n = 10000 AND layout = 'classic';
+DO \$\$
+DECLARE t record;
+BEGIN
+    FOR t IN SELECT * FROM (VALUES ('daily_c6', 1000000, 'classic', 200), ('daily_b6', 1000000, 'blocked', 200),
+                                   ('daily_c7', 10000000, 'classic', 20), ('daily_b7', 10000000, 'blocked', 20),
+                                   ('daily_c3', 1000, 'classic', 2000), ('daily_b3', 1000, 'blocked', 2000),
+                                   ('daily_c4', 10000, 'classic', 2000)) v(tab, n, layout, copies) LOOP
+        EXECUTE format('CREATE TABLE %I (day int, f bloom)', t.tab);
+        EXECUTE format('ALTER TABLE %I ALTER COLUMN f SET STORAGE EXTERNAL', t.tab);
+        EXECUTE format('INSERT INTO %I SELECT d, overlay(f::bytea placing int8send(d) from 17 for 8)::bloom
+                        FROM sliced_source, generate_series(1, %s) d WHERE n = %s AND layout = %L',
+                       t.tab, t.copies, t.n, t.layout);
+    END LOOP;
+END \$\$;
 VACUUM ANALYZE daily_c6, daily_b6, daily_c7, daily_b7, daily_c3, daily_b3, daily_c4;
 SQL
 
