@@ -116,6 +116,7 @@ bloom_hex_out(Datum value)
 				 errhint("Use the binary form (COPY ... (FORMAT binary), bloom_send, or a cast to bytea), or a filter of at most %zu bytes.",
 						 (Size) (MaxAllocSize - BLOOM_TEXT_MARGIN - 3) / 2)));
 	out = palloc(2 * len + 3);
+	bloom_advise_huge_pages(out, 2 * len + 3);	/* before the first touch */
 	out[0] = '\\';
 	out[1] = 'x';
 	/* two digits a byte from one table: half the time of a digit at a time */
