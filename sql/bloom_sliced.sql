@@ -35,18 +35,41 @@ SELECT i, CASE WHEN i % 2 = 0 THEN 'int' ELSE 'text' END,
 FROM generate_series(13, 24) i;
 RESET bloomfilter.default_layout;
 INSERT INTO stored VALUES (25, 'int', NULL), (26, 'text', NULL);
--- two classic filters large enough to be sliced (36 and 54 chunks)
+-- two classic filters large enough to be sliced (33 and 66 chunks)
 INSERT INTO stored
 SELECT i, CASE WHEN i % 2 = 0 THEN 'int' ELSE 'text' END,
        CASE WHEN i % 2 = 0
-            THEN (SELECT bloom_agg(g::int8, 30000 * (i - 25), 0.01) FROM generate_series(0, 1999) g WHERE g % 6 = i % 6)
-            ELSE (SELECT bloom_agg('k' || g, 30000 * (i - 25), 0.01) FROM generate_series(0, 1999) g WHERE g % 6 = i % 6)
+            THEN (SELECT bloom_agg(g::int8, 30000 * (i - 26), 0.01) FROM generate_series(0, 1999) g WHERE g % 6 = i % 6)
+            ELSE (SELECT bloom_agg('k' || g, 30000 * (i - 26), 0.01) FROM generate_series(0, 1999) g WHERE g % 6 = i % 6)
        END
 FROM generate_series(27, 28) i;
 -- and a blocked filter small enough to be read whole (2 chunks)
 INSERT INTO stored
 SELECT 29, 'text', bloom_add_all(bloom_empty(1000, 0.01, 0, 'blocked'),
                                  ARRAY(SELECT 'k' || g FROM generate_series(0, 1999) g WHERE g % 6 = 29 % 6));
+-- The sizes next to each limit: blocked at 4 chunks (whole; a Parquet
+-- bitset, whose size is free, where sizes of ours go by powers of two: 2,
+-- 3, 5, 9, 17, 33, 66 chunks) and 5 (sliced); classic with k = 10 at 33
+-- chunks (whole: at most 40), where k = 7 is sliced (id 27); counting at
+-- 17 chunks (whole) and 33 (sliced).
+INSERT INTO stored
+SELECT 30, 'text', bloom_add_all(bloom_from_parquet(decode(repeat('00', 7936), 'hex')),
+                                 ARRAY(SELECT 'k' || g FROM generate_series(0, 1999) g WHERE g % 6 = 30 % 6));
+INSERT INTO stored
+SELECT i, 'int', (SELECT bloom_agg(g::int8, c, p) FROM generate_series(0, 1999) g WHERE g % 6 = i % 6)
+FROM (VALUES (32, 20000, 0.001)) v(i, c, p);
+SET bloomfilter.default_layout = 'blocked';
+INSERT INTO stored
+SELECT i, 'text', (SELECT bloom_agg('k' || g, c, 0.01) FROM generate_series(0, 1999) g WHERE g % 6 = i % 6)
+FROM (VALUES (31, 5000)) v(i, c);
+SET bloomfilter.default_layout = 'counting';
+INSERT INTO stored
+SELECT i, 'int', (SELECT bloom_agg(g::int8, c, 0.01) FROM generate_series(0, 1999) g WHERE g % 6 = i % 6)
+FROM (VALUES (33, 4000), (34, 7000)) v(i, c);
+RESET bloomfilter.default_layout;
+SELECT id, (bloom_info(f)).layout, (bloom_info(f)).nhashes AS k,
+       (octet_length(f::bytea) + 1995) / 1996 AS chunks, pg_temp.sliced(f) AS sliced
+FROM stored WHERE id >= 27 ORDER BY id;
 SELECT (bloom_info(f)).layout, count(*), min(octet_length(f::bytea)) AS smallest,
        max(octet_length(f::bytea)) AS largest
 FROM stored WHERE f IS NOT NULL GROUP BY 1 ORDER BY 1;
