@@ -139,6 +139,26 @@ SELECT count(*) AS frames,
        bool_and(w = bloom_add_all(bloom_empty(1000, 0.01), ARRAY(SELECT generate_series(greatest(g - 2, 1), g)))) AS same
 FROM (SELECT g, bloom_agg(g, 1000, 0.01) OVER (ORDER BY g ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS w
       FROM generate_series(1, 300) g) s;
+-- grouping sets; DISTINCT, ORDER BY and FILTER in the call; every group's
+-- first values NULL; two calls of one state (a2 shares a's), hashed and sorted
+CREATE FUNCTION pg_temp.fixed_sets() RETURNS TABLE (groups bigint, same boolean) LANGUAGE sql AS $$
+    SELECT count(*),
+           bool_and(a = bloom_add_all(bloom_empty(1000, 0.01), va) AND a2 = a
+                    AND d = bloom_add_all(bloom_empty(1000, 0.01), va)
+                    AND o = bloom_add_all(bloom_empty(1000, 0.01), va)
+                    AND f = bloom_add_all(bloom_empty(1000, 0.01), vf))
+    FROM (SELECT bloom_agg(v, 1000, 0.01) AS a, bloom_agg(v, 1000, 0.01) AS a2,
+                 bloom_agg(DISTINCT v, 1000, 0.01) AS d, bloom_agg(v, 1000, 0.01 ORDER BY g DESC) AS o,
+                 bloom_agg(v, 1000, 0.01) FILTER (WHERE g % 2 = 0) AS f,
+                 array_agg(v) FILTER (WHERE v IS NOT NULL) AS va,
+                 array_agg(v) FILTER (WHERE v IS NOT NULL AND g % 2 = 0) AS vf
+          FROM (SELECT g, g % 3 AS x, g % 5 AS y, CASE WHEN g > 30 THEN g / 2 END AS v
+                FROM generate_series(1, 3000) g) s
+          GROUP BY GROUPING SETS ((x), (y), (x, y), ())) t $$;
+SELECT * FROM pg_temp.fixed_sets();
+SET enable_hashagg = off;
+SELECT * FROM pg_temp.fixed_sets();
+RESET enable_hashagg;
 
 -- union and intersection of groups
 CREATE TABLE grouped AS
@@ -160,7 +180,7 @@ CREATE TABLE serial_groups AS SELECT x % 7 AS g, bloom_agg(y) AS f FROM big GROU
 CREATE TABLE serial AS
 SELECT bloom_agg(x) AS a, bloom_agg(y) AS b, bloom_agg(k) AS c, bloom_agg(x, 300000, 0.01) AS d,
        bloom_union_agg(bloom_add(bloom_empty(100000), y)) FILTER (WHERE x % 100 = 0) AS e, bloom_intersect_agg(bloom_add(bloom_empty(1000), 1) | bloom_add(bloom_empty(1000), y)) AS f,
-       bloom_agg(x, 1000000, 0.01) AS g
+       bloom_agg(x, 1000000, 0.01) AS g, bloom_agg(y, 5000, 0.01) AS h
 FROM big;
 SET max_parallel_workers_per_gather = 2;
 SET parallel_setup_cost = 0;
@@ -172,10 +192,10 @@ SELECT * FROM pg_temp.explain('SELECT bloom_agg(x) FROM big', 'ANALYZE');
 CREATE TABLE parallel AS
 SELECT bloom_agg(x) AS a, bloom_agg(y) AS b, bloom_agg(k) AS c, bloom_agg(x, 300000, 0.01) AS d,
        bloom_union_agg(bloom_add(bloom_empty(100000), y)) FILTER (WHERE x % 100 = 0) AS e, bloom_intersect_agg(bloom_add(bloom_empty(1000), 1) | bloom_add(bloom_empty(1000), y)) AS f,
-       bloom_agg(x, 1000000, 0.01) AS g
+       bloom_agg(x, 1000000, 0.01) AS g, bloom_agg(y, 5000, 0.01) AS h
 FROM big;
 SELECT s.a = p.a AS a, s.b = p.b AS b, s.c = p.c AS c, s.d = p.d AS d, s.e = p.e AS e, s.f = p.f AS f,
-       s.g = p.g AS g, md5(s.a::bytea) = md5(p.a::bytea) AS same_bytes
+       s.g = p.g AS g, s.h = p.h AS h, md5(s.a::bytea) = md5(p.a::bytea) AS same_bytes
 FROM serial s, parallel p;
 -- 300,000 distinct values: the formula's size class exactly
 SELECT nbits = (SELECT nbits FROM bloom_info(bloom_empty(300000))) AS formula_size,
