@@ -45,10 +45,29 @@ bool counting_contains(const bloom_filter *f, uint64_t hash)
     return all != 0;
 }
 
+/* A probe reads up to k lines: the counters of hash j + DISTANCE are
+ * fetched while hash j's are tested, so the misses of a filter larger than
+ * the cache overlap. */
+enum { DISTANCE = 8 };
+
 void counting_contains_many(const bloom_filter *f, const uint64_t *hashes, size_t n, bool *out)
 {
-    for (size_t i = 0; i < n; i++)
-        out[i] = counting_contains(f, hashes[i]);
+    uint64_t ring[DISTANCE][BLOOM_MAX_NHASHES];
+    for (size_t j = 0; j < n + DISTANCE; j++) {
+        uint64_t *slot = ring[j % DISTANCE];
+        if (j >= DISTANCE) { /* hash j - DISTANCE, fetched DISTANCE hashes ago */
+            unsigned all = 1;
+            for (unsigned i = 0; i < f->nhashes; i++)
+                all &= counter_get(f->bits, slot[i]) != 0;
+            out[j - DISTANCE] = all != 0;
+        }
+        if (j < n) {
+            positions(f, hashes[j], slot);
+            /* counter i is the nibble of byte i / 2 */
+            for (unsigned i = 0; i < f->nhashes; i++)
+                BLOOM_PREFETCH_READ(f->bits + (slot[i] >> 1));
+        }
+    }
 }
 
 bloom_status bloom_check_removable(const bloom_filter *f, bloom_error *err)

@@ -7,19 +7,32 @@
 #include <string.h>
 
 /* Filters of both layouts, small and odd sizes included, half full. */
-static const struct {
+typedef struct shape {
     int layout;
     uint64_t nbits;
     unsigned k;
-} shapes[] = {{BLOOM_LAYOUT_CLASSIC, 1, 1},        {BLOOM_LAYOUT_CLASSIC, 61, 3},
+} shape;
+static const shape shapes[] = {{BLOOM_LAYOUT_CLASSIC, 1, 1},        {BLOOM_LAYOUT_CLASSIC, 61, 3},
               {BLOOM_LAYOUT_CLASSIC, 9585, 7},     {BLOOM_LAYOUT_CLASSIC, 1 << 20, 32},
               {BLOOM_LAYOUT_CLASSIC, 1 << 24, 7}, /* 2 MiB: the batch prefetches */
               {BLOOM_LAYOUT_BLOCKED, 256, 8},      {BLOOM_LAYOUT_BLOCKED, 256 * 37, 8},
               {BLOOM_LAYOUT_BLOCKED, 1 << 20, 8}};
+/* and, for the batches, counting filters (1 << 22 counters: 2 MiB, beyond
+ * the cache, where the batch's prefetches matter) */
+static const shape counting_shapes[] = {{BLOOM_LAYOUT_COUNTING, 61, 3},
+                                        {BLOOM_LAYOUT_COUNTING, 9585, 7},
+                                        {BLOOM_LAYOUT_COUNTING, 1 << 22, 7}};
+enum { NSHAPES = sizeof shapes / sizeof shapes[0],
+       NBATCH_SHAPES = NSHAPES + sizeof counting_shapes / sizeof counting_shapes[0] };
+
+static const shape *batch_shape(size_t s)
+{
+    return s < NSHAPES ? &shapes[s] : &counting_shapes[s - NSHAPES];
+}
 
 static void test_plan_reads_what_probe_reads(void)
 {
-    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+    for (size_t s = 0; s < NSHAPES; s++) {
         bloom_filter f, header;
         uint8_t *buf = new_filter(shapes[s].layout, shapes[s].nbits, shapes[s].k, 17, &f);
         size_t len = bloom_serialized_size(f.nbits);
@@ -53,17 +66,20 @@ static void test_plan_reads_what_probe_reads(void)
 
 static void test_batch_equals_single(void)
 {
-    static const size_t counts[] = {0, 1, 7, 8, 9, 16, 17, 255, 256, 257, 1000};
+    /* on both sides of the prefetch distances (8 classic and counting, 40
+     * blocked) and of the classic passes (256) */
+    static const size_t counts[] = {0, 1, 7, 8, 9, 16, 17, 39, 40, 41, 255, 256, 257, 1000};
     uint64_t hashes[1000];
     bool out[1000];
-    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+    for (size_t s = 0; s < NBATCH_SHAPES; s++) {
+        const shape *sh = batch_shape(s);
         bloom_filter f;
-        uint8_t *buf = new_filter(shapes[s].layout, shapes[s].nbits, shapes[s].k, 3, &f);
+        uint8_t *buf = new_filter(sh->layout, sh->nbits, sh->k, 3, &f);
         for (uint64_t i = 0; i < 500; i++) /* the odd-numbered hashes below */
             bloom_add_hash(&f, key_at(40, i));
         /* about 40% of the bits set, so that absent hashes pass the batch's
          * first bits as often as at a filter's capacity */
-        for (uint64_t i = 0; i < shapes[s].nbits / (2 * shapes[s].k); i++)
+        for (uint64_t i = 0; i < sh->nbits / (2 * sh->k); i++)
             bloom_add_hash(&f, key_at(42, i));
         for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
             size_t n = counts[c];
@@ -90,9 +106,10 @@ static void test_first_answer_equals_single(void)
 {
     static const size_t places[] = {0, 1, 255, 256, 257, 999, 1000};
     uint64_t hashes[1000];
-    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+    for (size_t s = 0; s < NBATCH_SHAPES; s++) {
+        const shape *sh = batch_shape(s);
         bloom_filter f;
-        uint8_t *buf = new_filter(shapes[s].layout, shapes[s].nbits, shapes[s].k, 5, &f);
+        uint8_t *buf = new_filter(sh->layout, sh->nbits, sh->k, 5, &f);
         for (uint64_t i = 0; i < 1000; i++)
             bloom_add_hash(&f, key_at(50, i));
         for (int answer = 0; answer < 2; answer++) {
