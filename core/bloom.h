@@ -403,14 +403,6 @@ void bloom_contains_hashes(const bloom_filter *f, const uint64_t *hashes, size_t
  * `answer`, n if none: SQL's ALL (the first false) and ANY (the first true)
  * over a batch, its probes overlapping as bloom_contains_hashes's. */
 size_t bloom_contains_first(const bloom_filter *f, const uint64_t *hashes, size_t n, bool answer);
-/* Ask the CPU to fetch the lines bloom_contains_hashes reads first for this
- * hash (the block of a blocked filter; the lines of a classic filter's first
- * two bits, the only ones most absent keys need: the batch fetches the rest
- * of the few hashes whose two bits are set; k lines of a counting filter;
- * nothing for scalable filters), and return at once: a host that gathers a
- * batch of hashes one row at a time calls it per hash, so the misses overlap
- * its own work for the next rows, then probes the batch. */
-void bloom_prefetch_hash(const bloom_filter *f, uint64_t hash);
 
 /* BLOOM_OK if the estimates of two filters (bloom_estimate_union,
  * _intersection, _jaccard) can compare a and b: the same layout (classic,

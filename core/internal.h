@@ -106,8 +106,6 @@ double classic_estimate_fpr(const bloom_filter *f);
 /* The k bit positions a value of this hash sets, in probe order. */
 void classic_probe_bits(const bloom_filter *f, uint64_t hash, uint64_t *bits);
 void classic_contains_many(const bloom_filter *f, const uint64_t *hashes, size_t n, bool *out);
-/* Prefetches the lines classic_contains_many reads first for this hash. */
-void classic_prefetch_first(const bloom_filter *f, uint64_t hash);
 /* Filling a classic filter beyond the L2 cache a region at a time: each
  * position waits in its 256 KiB region's bucket, and a full bucket sets its
  * bits while the region stays in L2 (a line comes from memory about once per

@@ -305,15 +305,6 @@ static inline void rest_positions(const bloom_filter *f, uint64_t hash, uint64_t
         BLOOM_PREFETCH_READ(f->bits + (pos[i] >> 3));
 }
 
-void classic_prefetch_first(const bloom_filter *f, uint64_t hash)
-{
-    uint64_t pos[FIRST];
-    if (f->nhashes >= FIRST)
-        first_positions(f, hash, pos);
-    else
-        BLOOM_PREFETCH_READ(f->bits + (mulhi64(hash, f->nbits) >> 3));
-}
-
 /* Probes hashes[0, n), n <= PASS_HASHES, with k >= FIRST. */
 static void contains_pass(const bloom_filter *f, const uint64_t *hashes, size_t n, bool *out)
 {

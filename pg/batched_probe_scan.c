@@ -16,8 +16,8 @@
  *
  * A constant filter below the size setting is left to the plain scan: it
  * stays in the cache, so there is no miss to hide.  A parameter's size is
- * unknown when planning: the scan is offered, and it prefetches only if the
- * filter it reads is large enough.
+ * unknown when planning: the scan is offered (batches cost less than rows
+ * in the cache too).
  *
  * Cost: the planner charges a probe of a filter that is the same for the
  * whole scan one operator cost per row whatever the filter's size (a probe
@@ -367,7 +367,7 @@ bloom_batched_probe_init(void)
 							 NULL, NULL, NULL);
 	DefineCustomIntVariable("bloomfilter.batched_probe_min_size",
 							"Size from which a Bloom filter is probed in prefetched batches.",
-							"A constant filter below it is probed row by row by the plain scan; a parameter's filter below it is probed in batches without prefetching.",
+							"A constant filter below it is probed row by row by the plain scan; a filter from a parameter or a subquery, whose size is unknown when planning, is probed in batches at any size.",
 							&bloomfilter_batched_probe_min_size,
 							1024, 0, INT_MAX,
 							PGC_USERSET, GUC_UNIT_KB,

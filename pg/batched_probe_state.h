@@ -61,7 +61,6 @@ typedef struct BatchedProbeState
 	/* the filter, read at the first fetch after the start or a rescan */
 	bool		filter_ready;
 	bool		filter_null;
-	bool		prefetch;		/* at least bloomfilter.batched_probe_min_size */
 	bloom_filter filter;
 	Size		filter_bytes;
 	MemoryContext filter_cxt;	/* the detoasted filter */
