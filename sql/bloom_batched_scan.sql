@@ -5,7 +5,7 @@
 \getenv abs_srcdir PG_ABS_SRCDIR
 \i :abs_srcdir/sql/include/majors.sql
 SET max_parallel_workers_per_gather = 0;
--- small test filters are probed with prefetching too
+-- small constant filters are batched too
 SET bloomfilter.batched_probe_min_size = 0;
 
 -- Every key type the hashing knows, each column 10% NULL.
@@ -29,7 +29,7 @@ DECLARE
     l text;
     c text;
 BEGIN
-    FOREACH l IN ARRAY ARRAY['classic', 'blocked'] LOOP
+    FOREACH l IN ARRAY ARRAY['classic', 'blocked', 'counting'] LOOP
         PERFORM set_config('bloomfilter.default_layout', l, true);
         FOREACH c IN ARRAY ARRAY['i8', 'i4', 'i2', 'b', 'o', 'f4', 'f8', 'num', 't', 'vc', 'bc',
                                  'nm', 'by', 'd', 'u', 'dom'] LOOP
@@ -75,7 +75,7 @@ SELECT id FROM bscan_keys WHERE bloom_contains((SELECT f FROM bscan_filters WHER
 SELECT * FROM pg_temp.explain($$
 SELECT id FROM bscan_keys WHERE bloom_contains((SELECT f FROM bscan_filters WHERE layout = 'blocked' AND col = 'i8 stored'), i8) AND m = 1$$, 'ANALYZE');
 
--- Every key type, both layouts: the members (a third, none NULL) and the
+-- Every key type, all three layouts: the members (a third, none NULL) and the
 -- false positives are the same with and without batches.
 SELECT layout, col, s.*
 FROM bscan_filters, LATERAL batched_same(format(
