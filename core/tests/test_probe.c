@@ -12,11 +12,14 @@ typedef struct shape {
     uint64_t nbits;
     unsigned k;
 } shape;
-static const shape shapes[] = {{BLOOM_LAYOUT_CLASSIC, 1, 1},        {BLOOM_LAYOUT_CLASSIC, 61, 3},
-              {BLOOM_LAYOUT_CLASSIC, 9585, 7},     {BLOOM_LAYOUT_CLASSIC, 1 << 20, 32},
-              {BLOOM_LAYOUT_CLASSIC, 1 << 24, 7}, /* 2 MiB: the batch prefetches */
-              {BLOOM_LAYOUT_BLOCKED, 256, 8},      {BLOOM_LAYOUT_BLOCKED, 256 * 37, 8},
-              {BLOOM_LAYOUT_BLOCKED, 1 << 20, 8}};
+static const shape shapes[] = {{BLOOM_LAYOUT_CLASSIC, 1, 1},
+                               {BLOOM_LAYOUT_CLASSIC, 61, 3},
+                               {BLOOM_LAYOUT_CLASSIC, 9585, 7},
+                               {BLOOM_LAYOUT_CLASSIC, 1 << 20, 32},
+                               {BLOOM_LAYOUT_CLASSIC, 1 << 24, 7}, /* 2 MiB: the batch prefetches */
+                               {BLOOM_LAYOUT_BLOCKED, 256, 8},
+                               {BLOOM_LAYOUT_BLOCKED, 256 * 37, 8},
+                               {BLOOM_LAYOUT_BLOCKED, 1 << 20, 8}};
 /* and, for the batches, counting filters (1 << 22 counters: 2 MiB, beyond
  * the cache, where the batch's prefetches matter) */
 static const shape counting_shapes[] = {{BLOOM_LAYOUT_COUNTING, 61, 3},
