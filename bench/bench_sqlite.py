@@ -9,7 +9,10 @@ of load from elsewhere on a shared machine lands on one round of a
 statement and its baseline alike, not on every run of one of them.  A ratio
 is a statement's time over its baseline's.  Goals are those of issue 3,
 and of issue 22 for bloom_agg(value) at 100k and all distinct values and
-for the probe section.
+for the probe section.  The probe section also measures, for each filter
+size, the floor under any probe SQLite calls row at a time: a function
+that hashes the row's value and reads one line of a buffer that size
+(bench/bench_sqlite_floor.c, which make bench-sqlite builds).
 """
 import argparse
 import sqlite3
@@ -20,6 +23,8 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--rows", type=int, default=10_000_000)
 parser.add_argument("--repeat", type=int, default=3)
 parser.add_argument("--extension", default="build/bloomfilter")
+parser.add_argument("--floor", default="build/bench/bench_sqlite_floor",
+                    help="the floor extension (bench/bench_sqlite_floor.c); '' for none")
 parser.add_argument("--only", choices=["agg", "probe", "join", "sliced", "bitslice"],
                     help="run one section")
 parser.add_argument("--bitslice-rows", type=int, default=100_000,
@@ -30,6 +35,12 @@ N = args.rows
 db = sqlite3.connect(":memory:")
 db.enable_load_extension(True)
 db.load_extension(args.extension)
+if args.floor:
+    try:
+        db.load_extension(args.floor)
+    except sqlite3.OperationalError as e:
+        print("floor: skipped, %s (make build/bench/bench_sqlite_floor.so builds it)" % e)
+        args.floor = ""
 db.enable_load_extension(False)
 
 
@@ -143,13 +154,23 @@ if section("probe"):
     # a filter beyond the caches costs a memory access a row (classic: k).
     print("-- probing every row (ratio to the abs() scan)")
     base_probe = "count(*) WHERE abs(x) >= 0   [baseline]"
+    probes = [("bloom_contains(?1, x), %s values bound" % format(n, ","), f) for n, f in probe.items()] + \
+        [("the same, %s values, blocked" % format(n, ","), f) for n, f in probe_blocked.items()]
+    # The floor of each filter size: a function that only hashes the row's
+    # value and reads one line of a buffer that size (bench_sqlite_floor.c).
+    floor_sizes = sorted({len(f) for _, f in probes}) if args.floor else []
+    floor_label = {size: "one access a row, %s [floor]" % (
+        "%d MiB" % (size >> 20) if size >= 1 << 20 else "%d KiB" % (size >> 10)) for size in floor_sizes}
     measure_section([(base_probe, "SELECT count(*) FROM t WHERE abs(x) >= 0", (), None, None)] + [
-        ("bloom_contains(?1, x), %s values bound" % format(n, ","),
-         "SELECT count(*) FROM t WHERE bloom_contains(?1, x)", (f,),
-         base_probe, 1.2) for n, f in probe.items()] + [
-        ("the same, %s values, blocked" % format(n, ","),
-         "SELECT count(*) FROM t WHERE bloom_contains(?1, x)", (f,),
-         base_probe, 1.2) for n, f in probe_blocked.items()])
+        (label, "SELECT count(*) FROM t WHERE bloom_contains(?1, x)", (f,), base_probe, 1.2)
+        for label, f in probes] + [
+        (floor_label[size], "SELECT count(*) FROM t WHERE bench_one_access(%d, x)" % size, (),
+         base_probe, None) for size in floor_sizes])
+    if floor_sizes:
+        print("-- each probe against the floor of its filter's size (the access a row cannot hide)")
+        for label, f in probes:
+            time_of = {r[0]: r[1] for r in rows}
+            print("%-44s %9s %8.2fx" % (label, "", time_of[label] / time_of[floor_label[len(f)]]))
 
 if section("join"):
     print("-- the Bloom join: fact t against the 100k keys of small")

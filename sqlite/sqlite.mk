@@ -32,7 +32,13 @@ sqlite-version-test: build/bloomfilter.so build/old_sqlite.so
 # Debian's python3: its sqlite3 module allows load_extension.
 SQLITE_PYTHON ?= /usr/bin/python3
 
-bench-sqlite: sqlite
+# The floor under a row-at-a-time probe (bench/bench_sqlite_floor.c): not
+# part of the product, built for the benchmark only.
+build/bench/bench_sqlite_floor.so: bench/bench_sqlite_floor.c core/memory.c $(CORE_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(SQLITE_CFLAGS) -fPIC -shared -o $@ bench/bench_sqlite_floor.c core/memory.c
+
+bench-sqlite: sqlite build/bench/bench_sqlite_floor.so
 	$(SQLITE_PYTHON) bench/bench_sqlite.py
 
 .PHONY: sqlite sqlite-static-test sqlite-version-test bench-sqlite

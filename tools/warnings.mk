@@ -12,6 +12,7 @@ WARN_PG_FLAGS = -Wmissing-prototypes -Wpointer-arith -Wdeclaration-after-stateme
     -isystem $(WARN_PG_CONFIG_INC) -isystem $(shell $(PG_CONFIG) --pkgincludedir 2>/dev/null)/internal
 
 WARN_C_SRCS = $(CORE_SRCS) $(CORE_TEST_SRCS) $(SQLITE_SRCS) sqlite/tests/old_sqlite.c bench/bench_core.c bench/bench_variants.c \
+    bench/bench_sqlite_floor.c \
     $(wildcard fuzz/*.c)
 WARN_PG_SRCS = $(PG_SRCS) $(wildcard tests/pg_fmgr/*.c)
 
