@@ -197,7 +197,6 @@ read_filter(BatchedProbeState *state)
 	MemoryContext old;
 	Datum		value;
 	bool		isnull;
-	struct varlena *flat;
 
 	MemoryContextReset(state->filter_cxt);
 	ResetExprContext(econtext);
@@ -205,14 +204,9 @@ read_filter(BatchedProbeState *state)
 	old = MemoryContextSwitchTo(state->filter_cxt);
 	value = ExecEvalExpr(state->filter_expr, econtext, &isnull);
 	state->filter_null = isnull;
-	if (!isnull)
-	{
-		/* a TOASTed filter (a stored one) is read whole, once */
-		flat = pg_detoast_datum((struct varlena *) DatumGetPointer(value));
-		state->filter_bytes = VARSIZE(flat);
-		(void) bloom_parse_flat(flat, flat != (struct varlena *) DatumGetPointer(value),
-								state->filter_cxt, &state->filter);
-	}
+	if (!isnull)				/* a stored (TOASTed) filter is read whole, once */
+		(void) bloom_read_whole((struct varlena *) DatumGetPointer(value), state->filter_cxt,
+								&state->filter, &state->filter_bytes);
 	MemoryContextSwitchTo(old);
 	state->filter_ready = true;
 }

@@ -169,6 +169,17 @@ extern void bloom_parse_stored(const void *data, Size len, bloom_filter *out);
 extern void *bloom_parse_flat(struct varlena *flat, bool free_flat, MemoryContext cxt,
 							  bloom_filter *out);
 
+/*
+ * Read a filter value whole into cxt and parse it, as bloom_parse_flat lays
+ * it out.  An uncompressed out-of-line value (the type's STORAGE external)
+ * of BLOOM_PG_ALIGN_MIN_BYTES or more is fetched from its TOAST chunks
+ * straight into the aligned copy: detoasting it first would fill a second
+ * buffer as big, in small pages, only to copy it.  Others are detoasted.
+ * Returns what holds the bits; *size, if size: the value's VARSIZE.
+ */
+extern void *bloom_read_whole(struct varlena *value, MemoryContext cxt, bloom_filter *out,
+							  Size *size);
+
 /* Raise the core's error, if any: bloom_raise(err, BLOOM_SOURCE_BINARY, what). */
 static inline void
 bloom_check(bloom_status status, const bloom_error *err, const char *what)

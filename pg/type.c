@@ -11,6 +11,8 @@
 #include <math.h>
 
 #include "access/detoast.h"
+#include "access/table.h"
+#include "access/tableam.h"
 #include "common/base64.h"
 #include "common/hashfn.h"
 #include "libpq/pqformat.h"
@@ -219,11 +221,28 @@ bloom_parse_stored(const void *data, Size len, bloom_filter *out)
 		bloom_raise(&err, BLOOM_SOURCE_STORED, NULL);
 }
 
+/*
+ * Room in cxt for a value of len bytes whose bits (after its header) start
+ * on a cache line, with a varlena header's room before it; huge pages asked
+ * for before the first touch.  Returns the allocation, *start the value's.
+ */
+static char *
+alloc_aligned(MemoryContext cxt, Size len, char **start)
+{
+	Size		alloc = VARHDRSZ + len + 2 * PG_CACHE_LINE_SIZE;
+	char	   *raw = MemoryContextAllocHuge(cxt, alloc);
+
+	StaticAssertStmt(BLOOM_HEADER_SIZE <= PG_CACHE_LINE_SIZE, "the header fits before a line");
+	*start = (char *) TYPEALIGN(PG_CACHE_LINE_SIZE, raw + VARHDRSZ + BLOOM_HEADER_SIZE) -
+		BLOOM_HEADER_SIZE;
+	bloom_advise_huge_pages(raw, alloc);
+	return raw;
+}
+
 void *
 bloom_parse_flat(struct varlena *flat, bool free_flat, MemoryContext cxt, bloom_filter *out)
 {
 	Size		len = VARSIZE(flat) - VARHDRSZ;
-	Size		alloc;
 	char	   *raw;
 	char	   *start;
 
@@ -232,16 +251,61 @@ bloom_parse_flat(struct varlena *flat, bool free_flat, MemoryContext cxt, bloom_
 		bloom_parse_stored(VARDATA(flat), len, out);
 		return flat;
 	}
-	alloc = len + 2 * PG_CACHE_LINE_SIZE;
-	raw = MemoryContextAllocHuge(cxt, alloc);
-	start = (char *) TYPEALIGN(PG_CACHE_LINE_SIZE, raw + BLOOM_HEADER_SIZE) - BLOOM_HEADER_SIZE;
-	StaticAssertStmt(BLOOM_HEADER_SIZE <= PG_CACHE_LINE_SIZE, "the header fits before a line");
-	bloom_advise_huge_pages(raw, alloc);	/* before the first touch */
+	raw = alloc_aligned(cxt, len, &start);
 	memcpy(start, VARDATA(flat), len);
 	bloom_parse_stored(start, len, out);
 	if (free_flat)
 		pfree(flat);
 	return raw;
+}
+
+/*
+ * An uncompressed out-of-line value's chunks, fetched straight into the
+ * aligned copy (the fetch writes after a varlena header: alloc_aligned
+ * leaves room for one).
+ */
+static void *
+fetch_aligned(const varatt_external *toast, MemoryContext cxt, bloom_filter *out)
+{
+	int32		len = VARATT_EXTERNAL_GET_EXTSIZE(*toast);
+	char	   *start;
+	char	   *raw = alloc_aligned(cxt, len, &start);
+	struct varlena *into = (struct varlena *) (start - VARHDRSZ);
+	Relation	toastrel;
+
+	SET_VARSIZE(into, VARHDRSZ + len);
+	toastrel = table_open(toast->va_toastrelid, AccessShareLock);
+	table_relation_fetch_toast_slice(toastrel, toast->va_valueid, len, 0, len, into);
+	table_close(toastrel, AccessShareLock);
+	bloom_parse_stored(start, len, out);
+	return raw;
+}
+
+void *
+bloom_read_whole(struct varlena *value, MemoryContext cxt, bloom_filter *out, Size *size)
+{
+	MemoryContext old;
+	struct varlena *flat;
+
+	if (VARATT_IS_EXTERNAL_ONDISK(value))
+	{
+		varatt_external toast;
+
+		VARATT_EXTERNAL_GET_POINTER(toast, value);
+		if (!bloom_toast_is_compressed(&toast) &&
+			VARHDRSZ + VARATT_EXTERNAL_GET_EXTSIZE(toast) >= BLOOM_PG_ALIGN_MIN_BYTES)
+		{
+			if (size)
+				*size = VARHDRSZ + VARATT_EXTERNAL_GET_EXTSIZE(toast);
+			return fetch_aligned(&toast, cxt, out);
+		}
+	}
+	old = MemoryContextSwitchTo(cxt);
+	flat = pg_detoast_datum(value);
+	MemoryContextSwitchTo(old);
+	if (size)
+		*size = VARSIZE(flat);
+	return bloom_parse_flat(flat, flat != value, cxt, out);
 }
 
 static void
@@ -265,8 +329,6 @@ bloom_read_arg(FunctionCallInfo fcinfo, int argno, BloomArgCache *cache, bloom_f
 	if (cache != NULL && (ondisk || VARATT_IS_COMPRESSED(p)))
 	{
 		const bloom_filter *known = bloom_cached_stored_arg(fcinfo, argno, cache);
-		MemoryContext old;
-		struct varlena *flat;
 
 		if (known == NULL && !ondisk && cache->valid && !cache->is_ondisk &&
 			VARSIZE(p) == VARSIZE(cache->raw) && memcmp(p, cache->raw, VARSIZE(p)) == 0)
@@ -278,15 +340,12 @@ bloom_read_arg(FunctionCallInfo fcinfo, int argno, BloomArgCache *cache, bloom_f
 		}
 
 		cache_reset(cache);
-		old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
-		flat = detoast_attr(p);
 		if (!ondisk)
 		{
-			cache->raw = palloc(VARSIZE(p));
+			cache->raw = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, VARSIZE(p));
 			memcpy(cache->raw, p, VARSIZE(p));
 		}
-		MemoryContextSwitchTo(old);
-		cache->flat = bloom_parse_flat(flat, true, fcinfo->flinfo->fn_mcxt, out);
+		cache->flat = bloom_read_whole(p, fcinfo->flinfo->fn_mcxt, out, NULL);
 		cache->view = *out;
 		cache->is_ondisk = ondisk;
 		if (ondisk)

@@ -88,6 +88,34 @@ WHERE id % 3 = 0 AND i8 IS NOT NULL
   AND NOT bloom_contains((SELECT f FROM bscan_filters WHERE layout = 'blocked' AND col = 'i8'), i8);
 SELECT layout, col, pg_column_size(f) > 20000 AS out_of_line FROM bscan_filters WHERE col = 'i8 stored' ORDER BY layout;
 
+-- A stored filter of 1 MiB or more is read whole, once, into a cache-aligned
+-- buffer: uncompressed (the type's STORAGE external) straight from its TOAST
+-- chunks, compressed by detoasting first.  Batched and row by row (where the
+-- sliced probes give way to a whole read after a few rows), each answers as
+-- the same filter held in memory, and every member passes.
+CREATE TABLE bscan_big (storage text, f bloom);
+INSERT INTO bscan_big SELECT 'external', bloom_agg(i8, 1000000, 0.01) FROM bscan_keys WHERE id % 3 = 0;
+ALTER TABLE bscan_big ALTER f SET STORAGE extended;
+INSERT INTO bscan_big SELECT 'extended', f FROM bscan_big;
+SELECT storage, octet_length(f::bytea) AS bytes, pg_column_size(f) < octet_length(f::bytea) AS compressed
+FROM bscan_big ORDER BY storage;
+CREATE FUNCTION big_ids(storage text, held text) RETURNS int[] LANGUAGE plpgsql AS $$
+DECLARE
+    ids int[];
+BEGIN
+    EXECUTE format('SELECT array_agg(id ORDER BY id) FROM bscan_keys
+                    WHERE bloom_contains((SELECT %s FROM bscan_big WHERE storage = %L), i8)', held, storage)
+    INTO ids;
+    RETURN ids;
+END $$;
+SELECT storage, s.*,
+       big_ids(storage, 'f') = big_ids(storage, 'f::bytea::bloom') AS same_as_in_memory,
+       (SELECT count(*) FROM bscan_keys WHERE id % 3 = 0 AND i8 IS NOT NULL
+          AND i8 <> ALL (big_ids(storage, 'f'))) AS members_missed
+FROM bscan_big, LATERAL batched_same(format(
+    'SELECT id FROM bscan_keys WHERE bloom_contains((SELECT f FROM bscan_big WHERE storage = %L), i8)', storage)) s
+ORDER BY storage;
+
 -- The operator forms, other quals, projection, a NULL filter.
 SELECT s.* FROM batched_same(
     'SELECT id, upper(t) AS tt, i8 * 2 AS twice FROM bscan_keys
