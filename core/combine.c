@@ -321,6 +321,35 @@ static uint64_t stage_words(const bloom_filter *s)
 }
 
 /*
+ * The common case, on its own loops: one array each side, of the result's
+ * size (classic or blocked filters of one size class, as the filters of
+ * one column usually are), so a result word is a[w] | b[w] or a[w] & b[w].
+ * The general loops find each word through the stage lists and, on the
+ * baseline x86-64 the library is built for, count bits with a libgcc call
+ * a word: a union of two 16 MiB filters took 20 ms of a 26 ms
+ * bloom_union_agg row that way.
+ */
+static bool one_array_each(const plan *p, const stack *sa, const stack *sb)
+{
+    const bloom_filter *o = &p->shape.stages[0].f;
+    return p->plain && o->layout != BLOOM_LAYOUT_COUNTING && sa->nstages == 1 &&
+           sb->nstages == 1 && sa->stages[0].f.nbits == o->nbits && sb->stages[0].f.nbits == o->nbits;
+}
+
+static double one_array_fpr(const plan *p, const stack *sa, const stack *sb, bloom_op op,
+                            uint64_t *bits_set)
+{
+    const bloom_filter *o = &p->shape.stages[0].f;
+    const uint8_t *a = sa->stages[0].f.bits, *b = sb->stages[0].f.bits;
+    uint64_t words = stage_words(o);
+    if (o->layout == BLOOM_LAYOUT_BLOCKED)
+        return block_fills_combined(op, a, b, words, bits_set) /
+               (double)(o->nbits / BLOOM_BLOCK_BITS);
+    *bits_set = popcount_combined(op, a, b, words);
+    return pow((double)*bits_set / (double)o->nbits, o->nhashes);
+}
+
+/*
  * The rate bloom_estimate_fpr gives the result, and its bits set, from its
  * words computed as bloom_combine writes them, nothing written: the same
  * formulas in the same order (classic and counting (X/m)^k, blocked the
@@ -330,6 +359,8 @@ static uint64_t stage_words(const bloom_filter *s)
 static double result_fpr(const plan *p, const stack *sa, const stack *sb, bloom_op op,
                          uint64_t *bits_set)
 {
+    if (one_array_each(p, sa, sb))
+        return one_array_fpr(p, sa, sb, op, bits_set);
     double miss = 1, rate = 0;
     *bits_set = 0;
     for (unsigned r = 0; r < p->shape.nstages; r++) {
@@ -418,6 +449,14 @@ bloom_status bloom_combine(const bloom_filter *a, const bloom_filter *b, bloom_o
         p.shape.stages[0].f = result;
     } else {
         stack_write(buf, seed, &p.shape, &result);
+    }
+    if (one_array_each(&p, &sa, &sb)) {
+        const uint8_t *x = sa.stages[0].f.bits, *y = sb.stages[0].f.bits;
+        bloom_filter *o = &p.shape.stages[0].f;
+        for (uint64_t w = 0; w < o->nbytes / 8; w++) /* in place, o->bits is x: word by word */
+            store_le64(o->bits + 8 * w, combined_word(op, x, y, w));
+        *out = result;
+        return bloom_ok(err);
     }
     for (unsigned r = 0; r < p.shape.nstages; r++) {
         bloom_filter *o = &p.shape.stages[r].f;

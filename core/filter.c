@@ -8,43 +8,12 @@
 #include <math.h>
 #include <stdio.h>
 
-static inline __attribute__((always_inline)) uint64_t popcount_loop(const uint8_t *p, uint64_t nbytes)
-{
-    uint64_t total = 0, i = 0;
-    for (; i + 8 <= nbytes; i += 8) {
-        uint64_t word;
-        memcpy(&word, p + i, 8); /* byte order does not change a popcount */
-        total += (uint64_t)__builtin_popcountll(word);
-    }
-    for (; i < nbytes; i++)
-        total += (uint64_t)__builtin_popcount(p[i]);
-    return total;
-}
-
-/* The build targets baseline x86-64, where a popcount is a call into
- * libgcc of a dozen instructions a word; the instruction (every x86-64 CPU
- * since 2008-2011) is chosen at run time. */
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(BLOOM_PORTABLE)
-__attribute__((target("popcnt"))) static uint64_t popcount_popcnt(const uint8_t *p, uint64_t nbytes)
-{
-    return popcount_loop(p, nbytes);
-}
-
-uint64_t popcount_bytes(const uint8_t *p, uint64_t nbytes)
-{
-    return __builtin_cpu_supports("popcnt") ? popcount_popcnt(p, nbytes) : popcount_loop(p, nbytes);
-}
-#else
-uint64_t popcount_bytes(const uint8_t *p, uint64_t nbytes)
-{
-    return popcount_loop(p, nbytes);
-}
-#endif
-
 /* Bits set in fold(a) | fold(b) at the combined size, without a copy. */
 static uint64_t popcount_or(const bloom_filter *a, const bloom_filter *b)
 {
     uint64_t nbits = bloom_combined_nbits(a, b), total = 0;
+    if (a->nbits == nbits && b->nbits == nbits && a->layout != BLOOM_LAYOUT_COUNTING)
+        return popcount_combined(BLOOM_OP_UNION, a->bits, b->bits, (nbits + 63) / 64);
     uint64_t fa = fold_factor(a, nbits), fb = fold_factor(b, nbits);
     for (uint64_t w = 0; w < (nbits + 63) / 64; w++)
         total += (uint64_t)__builtin_popcountll(fold_word(a, fa, w) | fold_word(b, fb, w));

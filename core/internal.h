@@ -146,7 +146,19 @@ void blocked_contains_many(const bloom_filter *f, const uint64_t *hashes, size_t
  * n values, by the Poisson mixture over block loads. */
 double blocked_model_fpr(double n, double nblocks);
 
+/* Bits set (popcount.c): in nbytes bytes; in `words` little-endian words
+ * of a and b combined (word w: combined_word); and, for blocked filters,
+ * the sum over blocks of the product of the 8 word fills (32-bit words),
+ * as bloom_estimate_fpr forms it, the bits set in *set. */
+static inline uint64_t combined_word(bloom_op op, const uint8_t *a, const uint8_t *b, uint64_t w)
+{
+    uint64_t x = load_le64(a + 8 * w), y = load_le64(b + 8 * w);
+    return op == BLOOM_OP_UNION ? x | y : x & y;
+}
 uint64_t popcount_bytes(const uint8_t *p, uint64_t nbytes);
+uint64_t popcount_combined(bloom_op op, const uint8_t *a, const uint8_t *b, uint64_t words);
+double block_fills_combined(bloom_op op, const uint8_t *a, const uint8_t *b, uint64_t words,
+                            uint64_t *set);
 
 /* Counting layout (layout_counting.c): counter i is the nibble
  * bits[i >> 1] >> (4 * (i & 1)), the classic layout's bit i. */

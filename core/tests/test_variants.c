@@ -4,7 +4,9 @@
  */
 #include "util.h"
 
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 
@@ -560,6 +562,62 @@ static void test_rollup_too_full(void)
     free(buf), free(u);
 }
 
+/* One array each side, of one size (combine.c's own loops): a union or an
+ * intersection is refused exactly when its result is saturated and neither
+ * side was (a union only, then), and its message counts the result's bits;
+ * classic and blocked, from sparse to full, in place and into a new buffer. */
+static void test_one_array_refusal(void)
+{
+    enum { NBITS = 2048, BYTES = BLOOM_HEADER_SIZE + NBITS / 8 };
+    for (int layout = BLOOM_LAYOUT_CLASSIC; layout <= BLOOM_LAYOUT_BLOCKED; layout++) {
+        for (int op = BLOOM_OP_UNION; op <= BLOOM_OP_INTERSECT; op++) {
+            int refused = 0, made = 0;
+            for (uint64_t n = 20; n <= 1600; n += 20) {
+                uint8_t ba[BYTES], bb[BYTES], bo[BYTES], bp[BYTES];
+                bloom_filter a, b, out, plain;
+                bloom_error err;
+                unsigned k = layout == BLOOM_LAYOUT_BLOCKED ? 8 : 5;
+                CHECK(bloom_init(ba, BYTES, layout, NBITS, k, 0, &a, &err) == BLOOM_OK);
+                CHECK(bloom_init(bb, BYTES, layout, NBITS, k, 0, &b, &err) == BLOOM_OK);
+                /* the intersection: half the values in common */
+                for (uint64_t i = 0; i < n; i++) {
+                    bloom_add_hash(&a, key_at(300, i));
+                    bloom_add_hash(&b, key_at(op == BLOOM_OP_UNION || i % 2 ? 301 : 300, i));
+                }
+                CHECK(bloom_combine(&a, &b, (bloom_op)op, 0, bp, BYTES, &plain, &err) == BLOOM_OK);
+                uint8_t expected[BYTES];
+                memcpy(expected, ba, BLOOM_HEADER_SIZE);
+                for (size_t i = BLOOM_HEADER_SIZE; i < BYTES; i++)
+                    expected[i] = op == BLOOM_OP_UNION ? ba[i] | bb[i] : ba[i] & bb[i];
+                CHECK(memcmp(bp, expected, BYTES) == 0);
+                bool should = bloom_is_saturated(&plain) && !bloom_is_saturated(&a) &&
+                              !bloom_is_saturated(&b);
+                bloom_status st = bloom_combine(&a, &b, (bloom_op)op, BLOOM_REFUSE_SATURATED, bo,
+                                                BYTES, &out, &err);
+                CHECK_MSG((st == BLOOM_E_SATURATED) == should, "layout %d op %d n %" PRIu64, layout,
+                          op, n);
+                if (st == BLOOM_E_SATURATED) {
+                    char set[64];
+                    snprintf(set, sizeof set, ": %" PRIu64 " of its %d bits are set",
+                             bloom_popcount(&plain), NBITS);
+                    CHECK_MSG(strstr(err.message, set) != NULL, "%s", err.message);
+                    refused++;
+                    continue;
+                }
+                made++;
+                CHECK(memcmp(bo, bp, BYTES) == 0);
+                /* in place: the same bytes over a's */
+                CHECK(bloom_combine(&a, &b, (bloom_op)op, BLOOM_REFUSE_SATURATED, ba, BYTES, &a,
+                                    &err) == BLOOM_OK);
+                CHECK(memcmp(ba, bp, BYTES) == 0);
+            }
+            /* an intersection of single arrays is never fuller than either */
+            CHECK_MSG((op == BLOOM_OP_UNION ? refused > 0 : refused == 0) && made > 0,
+                      "layout %d op %d: %d refused, %d made", layout, op, refused, made);
+        }
+    }
+}
+
 /* A union of classes: a 64-bit and a 128-bit classic filter (k 7) with n64
  * and n128 keys of streams s and s + 1. */
 static uint8_t *two_classes(uint64_t s, uint64_t n64, uint64_t n128, size_t *len, bloom_filter *u)
@@ -615,6 +673,8 @@ static void test_intersection_too_full(void)
 }
 
 const test_case variant_tests[] = {
+    {"combine: one array each side, refused exactly when the result is saturated",
+     test_one_array_refusal},
     {"counting: 2,000 in, 1,000 out, no false negative, 4x the bits", test_counting_add_remove},
     {"counting: removing an absent value or from a classic filter is refused",
      test_counting_removal_errors},
