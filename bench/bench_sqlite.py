@@ -25,7 +25,7 @@ parser.add_argument("--repeat", type=int, default=3)
 parser.add_argument("--extension", default="build/bloomfilter")
 parser.add_argument("--floor", default="build/bench/bench_sqlite_floor",
                     help="the floor extension (bench/bench_sqlite_floor.c); '' for none")
-parser.add_argument("--only", choices=["agg", "probe", "join", "sliced", "bitslice"],
+parser.add_argument("--only", choices=["agg", "probe", "join", "combine", "sliced", "bitslice"],
                     help="run one section")
 parser.add_argument("--bitslice-rows", type=int, default=100_000,
                     help="stored filters of the bitslice section")
@@ -206,6 +206,23 @@ if section("join"):
         sql = "%sSELECT count(*) FROM t%s WHERE t.rowid <= %d AND %s" % (with_cte, extra, slice_rows, predicate)
         seconds, _ = timed(sql, repeat=1)
         print("%-44s %9.3f us/row" % (label, seconds / slice_rows * 1e6), flush=True)
+
+if section("combine"):
+    # A column of filters of one size combined: 20 filters of 16 MiB (one
+    # size class, as a day's filters sized alike are), against reading each
+    # once and counting its bits.
+    print("-- combining 20 filters of 16 MiB (ratio to reading them: sum of bloom_cardinality)")
+    db.execute("DROP TABLE IF EXISTS days")
+    db.execute("CREATE TABLE days (day INTEGER PRIMARY KEY, f BLOB)")
+    empty = one("SELECT bloom_empty(10000000, 0.01)")
+    db.executemany("INSERT INTO days VALUES (?1, bloom_add(?2, ?1))", [(d, empty) for d in range(20)])
+    base_read = "sum(bloom_cardinality(f))       [baseline]"
+    measure_section([
+        (base_read, "SELECT sum(bloom_cardinality(f)) FROM days", (), None, None),
+        ("bloom_union_agg(f)", "SELECT length(bloom_union_agg(f)) FROM days", (), base_read, None),
+        ("bloom_intersect_agg(f)", "SELECT length(bloom_intersect_agg(f)) FROM days", (), base_read, None),
+    ])
+    db.execute("DROP TABLE days")
 
 if section("sliced"):
     # A table of distinct stored filters probed per row: bloom_search reads
