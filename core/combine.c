@@ -370,15 +370,10 @@ static double result_fpr(const plan *p, const stack *sa, const stack *sb, bloom_
         for (uint64_t w = 0; w < words;) {
             if (o->layout == BLOOM_LAYOUT_BLOCKED) { /* one block: 4 words, 8 fills */
                 double product = 1;
-                for (unsigned q = 0; q < 4; q++, w++) {
-                    uint64_t x = op == BLOOM_OP_UNION ? union_word(p, r, sa, sb, w)
-                                                      : intersect_word(p, r, sa, sb, w);
-                    unsigned lo = (unsigned)__builtin_popcountll(x & 0xffffffffu),
-                             hi = (unsigned)__builtin_popcountll(x >> 32);
-                    set += lo + hi;
-                    product *= (double)lo / 32.0;
-                    product *= (double)hi / 32.0;
-                }
+                for (unsigned q = 0; q < 4; q++, w++)
+                    blocked_word_fills(op == BLOOM_OP_UNION ? union_word(p, r, sa, sb, w)
+                                                            : intersect_word(p, r, sa, sb, w),
+                                       &product, &set);
                 sum += product;
                 continue;
             }

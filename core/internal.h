@@ -155,6 +155,17 @@ static inline uint64_t combined_word(bloom_op op, const uint8_t *a, const uint8_
     uint64_t x = load_le64(a + 8 * w), y = load_le64(b + 8 * w);
     return op == BLOOM_OP_UNION ? x | y : x & y;
 }
+/* One 64-bit word of a blocked filter's block (two of its 32-bit words)
+ * into the block's product of word fills and its bits set, in the order
+ * bloom_estimate_fpr multiplies them (combine.c, popcount.c). */
+static inline void blocked_word_fills(uint64_t x, double *product, uint64_t *set)
+{
+    unsigned lo = (unsigned)__builtin_popcountll(x & 0xffffffffu),
+             hi = (unsigned)__builtin_popcountll(x >> 32);
+    *set += lo + hi;
+    *product *= (double)lo / 32.0;
+    *product *= (double)hi / 32.0;
+}
 uint64_t popcount_bytes(const uint8_t *p, uint64_t nbytes);
 uint64_t popcount_combined(bloom_op op, const uint8_t *a, const uint8_t *b, uint64_t words);
 double block_fills_combined(bloom_op op, const uint8_t *a, const uint8_t *b, uint64_t words,

@@ -36,14 +36,8 @@
         *set = 0;                                                                                  \
         for (uint64_t w = 0; w + 4 <= words; w += 4) {                                             \
             double product = 1;                                                                    \
-            for (uint64_t q = 0; q < 4; q++) {                                                     \
-                uint64_t x = combined_word(op, a, b, w + q);                                       \
-                unsigned lo = (unsigned)__builtin_popcountll(x & 0xffffffffu),                     \
-                         hi = (unsigned)__builtin_popcountll(x >> 32);                             \
-                *set += lo + hi;                                                                   \
-                product *= (double)lo / 32.0;                                                      \
-                product *= (double)hi / 32.0;                                                      \
-            }                                                                                      \
+            for (uint64_t q = 0; q < 4; q++)                                                       \
+                blocked_word_fills(combined_word(op, a, b, w + q), &product, set);                 \
             sum += product;                                                                        \
         }                                                                                          \
         return sum;                                                                                \
