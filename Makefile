@@ -40,6 +40,17 @@ include $(PGXS)
 VPATH =
 vpath %.c $(top)
 vpath %.control $(top)
+# LOAD by a database owner who is not a superuser reads $libdir/plugins only:
+# a link there to the module.  The same file, so a session that loaded it by
+# either name never loads it twice (PostgreSQL compares the file, not the name).
+install: install-plugins-link
+install-plugins-link: install-lib
+	$(MKDIR_P) '$(DESTDIR)$(pkglibdir)/plugins'
+	ln -sfn ../$(MODULE_big)$(DLSUFFIX) '$(DESTDIR)$(pkglibdir)/plugins/$(MODULE_big)$(DLSUFFIX)'
+uninstall: uninstall-plugins-link
+uninstall-plugins-link:
+	rm -f '$(DESTDIR)$(pkglibdir)/plugins/$(MODULE_big)$(DLSUFFIX)'
+.PHONY: install-plugins-link uninstall-plugins-link
 
 else
 # ---- at the root of the tree ----

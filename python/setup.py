@@ -20,6 +20,7 @@ import shutil
 import sysconfig
 
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -73,5 +74,14 @@ extensions = [Extension('bloomfilter._bloomcore', ['bloomfilter/_core.c'] + core
 if has_sqlite_headers():
     extensions.append(Extension('bloomfilter._sqlite', staged_sources('sqlite') + core, **common))
 
+class plain_library_names(build_ext):
+    """bloomfilter/_bloomcore.so, not _bloomcore.cpython-311-...so: the
+    libraries import nothing of Python, so one build serves every Python 3
+    (the wheel is tagged py3-none, tools/build-wheel.sh)."""
+
+    def get_ext_filename(self, fullname):
+        return os.path.join(*fullname.split('.')) + '.so'
+
+
 staged_license()
-setup(version=VERSION, ext_modules=extensions)
+setup(version=VERSION, ext_modules=extensions, cmdclass={'build_ext': plain_library_names})

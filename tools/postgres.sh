@@ -81,6 +81,36 @@ apt_private() { # apt-get|apt-cache ARGS...: apt on the private list and state
 
 usable() { [ -f "$stamp" ] && "$bin/postgres" --version >/dev/null 2>&1 && "$bin/pg_config" --version >/dev/null 2>&1; }
 
+newest_in_archive() { # -> "VERSION SUITE" of the newest postgresql-MAJOR in the private lists
+    local best= best_suite= v suite
+    while IFS='|' read -r _ v suite; do
+        v=$(echo "$v" | tr -d ' ')
+        suite=$(echo "$suite" | awk '{ print $2 }')
+        suite=${suite%%/*}
+        if [ -z "$best" ] || dpkg --compare-versions "$v" gt "$best"; then best=$v best_suite=$suite; fi
+    done < <(apt_private apt-cache madison "postgresql-$major" 2>/dev/null)
+    [ -n "$best" ] && echo "$best $best_suite"
+}
+
+# A tree of a pre-release (a version with ~, such as 19~rc1) is compared
+# with the archive once a day: the release replaces it as soon as Debian has it.
+superseded() {
+    local what version
+    what=$(cat "$tree/work/what" 2>/dev/null || cat "$tree/what" 2>/dev/null || true)
+    set -- $what
+    [ "${1:-}" = debian ] && version=${!#} && [[ $version == *~* ]] || return 1
+    [ -z "$(find "$stamp" -mtime -1 2>/dev/null)" ] || return 1
+    touch "$stamp"
+    apt_private apt-get update >/dev/null 2>&1 || return 1
+    local newest
+    newest=$(newest_in_archive) || return 1
+    if dpkg --compare-versions "${newest% *}" gt "$version"; then
+        say "PostgreSQL $major: the archive now has ${newest% *} (this tree: $version); replacing the tree"
+        return 0
+    fi
+    return 1
+}
+
 mkdir -p "$cache"
 # A tree is made by one process at a time; the others wait and reuse it.
 exec 9>"$cache/.lock-$major"
@@ -94,7 +124,7 @@ if [ $# -eq 4 ]; then
     rm -rf "$pkgs"
     exit 0
 fi
-if usable; then echo "$bin"; exit 0; fi
+if usable && ! superseded; then echo "$bin"; exit 0; fi
 
 "$root_dir/tools/install-deps.sh" --quiet postgres >&2
 rm -rf "$tree"
@@ -121,6 +151,12 @@ debian_route() { # SUITE...
     say "PostgreSQL $major from Debian ${suites[*]}: reading the package lists"
     apt_private apt-get update >"$work/apt-update.log" 2>&1 || { cat "$work/apt-update.log" >&2; return 1; }
 
+    # The newest server any of the route's suites has: 19's release reaches
+    # sid while experimental still has its release candidate.
+    local newest
+    newest=$(newest_in_archive) || { say "no postgresql-$major in Debian ${suites[*]}"; return 1; }
+    pgsuite=${newest#* }
+    say "PostgreSQL $major: the newest in the archive is ${newest% *} (Debian $pgsuite)"
     local wanted="postgresql-$major postgresql-client-$major postgresql-server-dev-$major libpq5 libpq-dev" p
     mkdir -p "$work/debs"
     (cd "$work/debs" && apt_private apt-get download $(for p in $wanted; do echo "$p/$pgsuite"; done)) \
