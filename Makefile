@@ -5,6 +5,9 @@
 #                on every supported PostgreSQL major (PG=17 make test: one)
 #   make bench   benchmarks, each against a baseline in the same run
 #   make deb     Debian packages (PostgreSQL, one per major, and SQLite) in build/deb/
+#   make wheel   a Python wheel carrying the core and the SQLite extension (build/wheel/)
+#   make npm     an npm package carrying the SQLite extension (build/npm/)
+#   make dist    the PGXN release archive (build/dist/)
 #   make psql    psql on a server of your own, the extension and the README's
 #                example tables created (PG=17 make psql; make psql-stop)
 #
@@ -70,7 +73,7 @@ include bench/bench.mk
 include tools/warnings.mk
 include fuzz/fuzz.mk
 
-.PHONY: all clean test demo bench deps deb psql psql-stop
+.PHONY: all clean test demo bench deps deb wheel npm dist psql psql-stop
 clean: pg-clean
 	rm -rf build core/*.o pg/*.o bloomfilter.so results regression.diffs regression.out
 
@@ -82,6 +85,15 @@ test:
 
 deb:
 	tools/build-deb.sh
+
+wheel:
+	@tools/build-wheel.sh
+
+npm:
+	@tools/build-npm.sh
+
+dist:
+	@tools/build-dist.sh
 
 demo:
 	tools/install-deps.sh --quiet sqlite

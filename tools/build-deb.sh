@@ -25,8 +25,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export DEB_BUILD_OPTIONS=${DEB_BUILD_OPTIONS-nocheck parallel=$(nproc)}
 
-tools/install-deps.sh --quiet deb
 majors=${PG:-$(grep -o '^[0-9][0-9]*' pg/majors | tr '\n' ' ')}
+cache=$(tools/postgres.sh --cache)
+missing=
+for major in $majors; do [ -f "$cache/$major/complete" ] || missing="$missing $major"; done
+echo "deb: packages for PostgreSQL ${majors% } and SQLite (PG=\"15 17\" make deb: those majors only)"
+if [ -n "$missing" ]; then
+    echo "deb: first, the servers of${missing} (tools/postgres.sh, cached in $cache): about a minute each" \
+        "from Debian's archive, 5 minutes for 16, built from source; then about a minute a major"
+else
+    echo "deb: the servers are cached; about a minute a major"
+fi
+tools/install-deps.sh --quiet deb
 trees=
 for major in $majors; do
     bin=$(tools/postgres.sh "$major" | tail -n 1)

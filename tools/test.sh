@@ -92,7 +92,9 @@ run_major() { # MAJOR: its server, then its suites in order
     # in every suite of the major.
     echo "=== PostgreSQL $major: the server (tools/postgres.sh $major; the first time, the longest step)"
     if tools/postgres.sh "$major" >"build/test/logs/server@$major.log" 2>&1; then
-        echo "ok - PostgreSQL $major: $(tail -n 1 "build/test/logs/server@$major.log")"
+        local bin
+        bin=$(tail -n 1 "build/test/logs/server@$major.log")
+        echo "ok - PostgreSQL $major: $("$bin/postgres" --version) ($bin)"
         record 1 0 0 "$(printf '%-14s %5d passed, %d failed (%d s)' "server@$major" 1 0 $((SECONDS - t0)))"
     else
         tail -n 20 "build/test/logs/server@$major.log" | sed 's/^/    /'

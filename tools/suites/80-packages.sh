@@ -102,6 +102,20 @@ check_package() { # MAJOR: ok/FAILED lines
             fail "PostgreSQL 15: apt-get --simulate install of $(basename "$pkg")"
         fi
     fi
+    # The package needs its major, not the newest point release of it
+    # (debian/minor_versions says why).
+    local depends
+    depends=$(dpkg-deb -f "$pkg" Depends)
+    if echo "$depends" | grep -qE "(^|, )postgresql-$major(,|$)"; then
+        pass "PostgreSQL $major: the package depends on postgresql-$major, any point release ($depends)"
+    else
+        fail "PostgreSQL $major: Depends: $depends (wanted postgresql-$major without a point release)"
+    fi
+    if dpkg-deb -c "$pkg" | grep -q "usr/lib/postgresql/$major/lib/plugins/bloomfilter.so -> ../bloomfilter.so"; then
+        pass "PostgreSQL $major: the package links \$libdir/plugins/bloomfilter.so (LOAD by a database owner)"
+    else
+        fail "PostgreSQL $major: no \$libdir/plugins/bloomfilter.so link in the package"
+    fi
     cache_bin=$(tools/postgres.sh "$major" 2>>"$out/postgres-$major.log" | tail -n 1)
     root=$(tools/postgres.sh --cache)/installs/packages-$(echo "$TL_ROOT" | md5sum | cut -c1-12)/$major
     rm -rf "$root"
