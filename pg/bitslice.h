@@ -260,6 +260,11 @@ extern void bs_flush(Relation index, int group);
 /* Mark pages free (the caller holds the flush lock) and tell the FSM. */
 extern void bs_free_pages(Relation index, const BlockNumber *pages, int npages);
 
+/* ---- the test hook (bitslice_pause.c) ---- */
+extern void bs_pause_init(void);
+/* Wait at a named point when bloomfilter.bitslice_pause lists it. */
+extern void bs_pause(const char *point);
+
 /* ---- scans (bitslice_scan.c) ---- */
 extern IndexScanDesc bs_beginscan(Relation index, int nkeys, int norderbys);
 extern void bs_rescan(IndexScanDesc scan, ScanKey keys, int nkeys, ScanKey orderbys,

@@ -397,6 +397,7 @@ scan_index(IndexScanDesc scan, const BsMetaData *meta, TIDBitmap *tbm, int64 *nt
 	}
 	if (pass == BS_PASS_DONE)
 		pass = scan_aside(index, so, meta, nblocks, tbm, ntids);
+	bs_pause("scan_blocks");
 	for (uint32 gi = 0; gi < meta->ngroups && pass == BS_PASS_DONE; gi++)
 	{
 		const BsGroup *g = &meta->groups[gi];
@@ -437,6 +438,7 @@ bs_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 	for (int attempt = 1;; attempt++)
 	{
 		bs_read_meta(index, meta);
+		bs_pause("scan_meta");
 		if (scan_index(scan, meta, tbm, &ntids) == BS_PASS_DONE)
 			break;
 		/* with the flush lock held nothing moves: the index is damaged */

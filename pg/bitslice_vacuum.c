@@ -82,6 +82,7 @@ bs_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 	bs_read_meta(index, meta);
 	nblocks = RelationGetNumberOfBlocks(index);
 	removed_live = palloc0(BS_MAX_GROUPS * sizeof(uint64));
+	bs_pause("vacuum_bulkdelete");
 
 	for (uint32 gi = 0; gi < meta->ngroups; gi++)
 	{
@@ -555,6 +556,7 @@ bs_vacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
 	LockPage(index, BS_METAPAGE_BLKNO, ExclusiveLock);
 	bs_read_meta(index, meta);
 	nblocks = RelationGetNumberOfBlocks(index);
+	bs_pause("vacuum_cleanup");
 	for (uint32 gi = 0; gi < meta->ngroups; gi++)
 	{
 		compact_group(index, gi, nblocks);
@@ -568,6 +570,7 @@ bs_vacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
 	memcpy(meta, BsPageGetMeta(BufferGetPage(metabuf)), sizeof(BsMetaData));
 	UnlockReleaseBuffer(metabuf);
 	IndexFreeSpaceMapVacuum(index);
+	bs_pause("vacuum_cleaned");
 	UnlockPage(index, BS_METAPAGE_BLKNO, ExclusiveLock);
 
 	for (uint32 gi = 0; gi < meta->ngroups; gi++)
