@@ -40,7 +40,7 @@ else
     while read -r t; do fail "isolation $t"; done < <(sed -nE 's/^(test +([a-z_0-9]+) +\.\.\. FAILED|not ok +[0-9]+ +[-+] ([a-z_0-9]+)).*/\2\3/p' "$TL_OUT/isolation.log")
     ran=$(grep -cE '^(test +[a-z_0-9]+ +\.\.\. (ok|FAILED)|(not )?ok +[0-9]+ +[-+] )' "$TL_OUT/isolation.log")
     [ "$ran" -eq "$(echo $specs | wc -w)" ] || { tail -n 20 "$TL_OUT/isolation.log"; fail "pg_isolation_regress ran $ran of $(echo $specs | wc -w) tests"; }
-    [ ! -s "$TL_OUT/isolation/output_iso/regression.diffs" ] || head -n 80 "$TL_OUT/isolation/output_iso/regression.diffs"
+    [ ! -s "$TL_OUT/isolation/regression.diffs" ] || head -n 80 "$TL_OUT/isolation/regression.diffs"
 fi
 
 # ---- a pending page that points to itself ----
