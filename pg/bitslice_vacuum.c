@@ -14,7 +14,10 @@
  * are marked free, and every free page goes to the free space map.
  *
  * Both hold the flush lock, so no flush runs meanwhile; inserts do, into
- * the pending chains and the aside chain, under the metapage's lock.
+ * the pending chains and the aside chain, under the metapage's lock: a
+ * walk measures the index again before it calls a page past its end
+ * (BsWalk), and stops at a loop.  A scan running beside a compaction
+ * scans the group again (bitslice_scan.c).
  */
 #include "bitslice.h"
 

@@ -108,15 +108,19 @@ SQL
 # one statement, one snapshot: the rows of each probe through the index
 # (a parameterized bitmap scan) and by a sequential scan (an expression the
 # index cannot answer)
-cat >"$TL_OUT/stress-check.sql" <<'SQL'
-SET enable_seqscan = off;
-SET enable_indexscan = off;
+{
+    echo "SET enable_seqscan = off;"
+    echo "SET enable_indexscan = off;"
+    for _ in 1 2 3 4 5; do
+        cat <<'SQL'
 BEGIN ISOLATION LEVEL REPEATABLE READ;
 SELECT v, (SELECT count(*) FROM stress WHERE f @> v) AS via_index,
           (SELECT count(*) FROM stress WHERE bloom_contains(f::bytea::bloom, v)) AS via_seq
 FROM unnest(ARRAY[3, 17, 29, 105, 116]::bigint[]) v;
 COMMIT;
 SQL
+    done
+} >"$TL_OUT/stress-check.sql"
 plan=$(q -f "$TL_OUT/stress-check.sql" -c "SET enable_seqscan = off" -c "SET enable_indexscan = off" -c "EXPLAIN (COSTS OFF) SELECT v, (SELECT count(*) FROM stress WHERE f @> v), (SELECT count(*) FROM stress WHERE bloom_contains(f::bytea::bloom, v)) FROM unnest(ARRAY[3]::bigint[]) v" 2>&1)
 if grep -q 'Bitmap Index Scan on stress_f' <<<"$plan" && grep -q 'Seq Scan on stress' <<<"$plan"; then
     pass "stress: a check counts through the index and by a sequential scan in one snapshot"
@@ -124,6 +128,18 @@ else
     echo "$plan"
     fail "stress: the check's plan is not an index scan beside a sequential scan"
 fi
+# the moves the scans must see, summed over the groups of the metapage
+# (pageinspect, when the server has it): flushes that dropped pending pages,
+# blocks VACUUM unlinked (BsGroup's pending_drops and block_drops)
+moves() {
+    q -c "CREATE EXTENSION IF NOT EXISTS pageinspect" \
+      -c "CREATE FUNCTION pg_temp.le64(b bytea, o int) RETURNS numeric LANGUAGE sql AS
+            \$\$ SELECT sum(get_byte(b, o + k) * 256::numeric ^ k) FROM generate_series(0, 7) k \$\$" \
+      -c "SELECT sum(pg_temp.le64(b, 72 + 112 * g + 96)) || ' ' || sum(pg_temp.le64(b, 72 + 112 * g + 104))
+          FROM (SELECT get_raw_page('stress_f', 0) AS b) p,
+               generate_series(0, get_byte(b, 36) + 256 * get_byte(b, 37) - 1) g" 2>/dev/null
+}
+moves_before=$(moves)
 stress_end=$((SECONDS + seconds))
 until_sql="clock_timestamp() < '$(q -c "SELECT now() + interval '$seconds seconds'")'::timestamptz"
 # inserts; updates and deletes of runs of rows (blocks left sparse, which
@@ -160,7 +176,15 @@ differences=$(cat "$TL_OUT"/stress-checks-*.txt | awk 'NF == 3 && $2 != $3' | wc
 vacuums=$(cat "$TL_OUT/stress-vacuums" 2>/dev/null || echo 0)
 vacuum_errors=$(grep -c 'ERROR' "$TL_OUT/stress-vacuum.log" 2>/dev/null)
 counts=$(q -c "SELECT string_agg(what || ' ' || n, ', ' ORDER BY what) FROM stress_counts")
-note "stress, $seconds s: $checks probes checked, $differences differences; $vacuums VACUUMs ($vacuum_errors failed); rows $counts; $(q -c "SELECT count(*) FROM stress") rows at the end"
+moves_after=$(moves)
+if [ -n "$moves_before" ] && [ -n "$moves_after" ]; then
+    read -r f0 b0 <<<"$moves_before"
+    read -r f1 b1 <<<"$moves_after"
+    moved="; $((${f1%.*} - ${f0%.*})) flushes and $((${b1%.*} - ${b0%.*})) blocks unlinked by VACUUM meanwhile"
+else
+    moved=
+fi
+note "stress, $seconds s: $checks probes checked, $differences differences; $vacuums VACUUMs ($vacuum_errors failed); rows $counts; $(q -c "SELECT count(*) FROM stress") rows at the end$moved"
 cat "$TL_OUT"/stress-checks-*.txt | awk 'NF == 3 && $2 != $3' | head -n 5
 head -n 5 "$TL_OUT/stress-check-errors.log" "$TL_OUT/stress-vacuum.log"
 check "stress: every probe through the index counts the rows of the sequential scan in the same snapshot ($checks probes, $differences differences)" \
