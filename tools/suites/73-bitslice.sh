@@ -94,14 +94,14 @@ fi
 # ---- a bounded stress ----
 seconds=${BITSLICE_STRESS_SECONDS:-30}
 q >"$TL_OUT/stress-setup.log" 2>&1 <<'SQL' || { cat "$TL_OUT/stress-setup.log"; fail "stress: setup"; tl_end; }
--- filter of row id: three sizes, two seeds (six groups), the values id % 30
--- and 100 + id % 17
+-- filter of row id: twelve sizes, two seeds (24 groups: a scan walks the
+-- blocks of many groups after their pending rows), the values id % 30 and
+-- 100 + id % 17
 CREATE FUNCTION stress_filter(id bigint) RETURNS bloom LANGUAGE sql IMMUTABLE AS $$
-    SELECT bloom_add_all(bloom_empty(CASE id % 3 WHEN 0 THEN 50 WHEN 1 THEN 200 ELSE 1000 END,
-                                     0.01, CASE WHEN id % 11 = 0 THEN 5 ELSE 0 END),
+    SELECT bloom_add_all(bloom_empty(50 * (1 + id % 12), 0.01, CASE WHEN id % 11 = 0 THEN 5 ELSE 0 END),
                          ARRAY[id % 30, 100 + id % 17]) $$;
 CREATE TABLE stress (id bigserial PRIMARY KEY, f bloom) WITH (autovacuum_enabled = off);
-INSERT INTO stress (f) SELECT stress_filter(g) FROM generate_series(1, 20000) g;
+INSERT INTO stress (f) SELECT stress_filter(g) FROM generate_series(1, 30000) g;
 CREATE INDEX stress_f ON stress USING bloom_bitslice (f);
 CREATE TABLE stress_counts (what text, n bigint);
 SQL
