@@ -33,13 +33,14 @@
  *
  * Every chain and block has an id (the metapage's counter, never reused),
  * written in the opaque of each of its pages and in whatever points to it.
- * A scan checks every page it reads against the id it expects: a page
- * freed and reused while the scan ran (VACUUM, a flush) is seen, and the
- * scan starts over instead of reading another structure's bytes.  Writers
- * order their records so that a row is always in its pending chain or in
- * a registered slot of a reachable block, whatever prefix of them a crash
- * or a replica has applied: slices are written before the slots are
- * registered, slots before the pending rows are dropped.
+ * A scan checks every page it reads against the id it expects, so it never
+ * reads another structure's bytes; what it must not miss (a row moved
+ * while it ran) the group's drop counters tell it (bitslice_scan.c).
+ * Writers order their records so that a row is always in its pending chain
+ * or in a registered slot of a reachable block, whatever prefix of them a
+ * crash or a replica has applied: slices are written before the slots are
+ * registered, slots before the pending rows are dropped; a block's rows
+ * are appended to pending before the block is unlinked.
  *
  * WAL: generic records (access/generic_xlog.h), at most 4 pages each.
  */
@@ -114,6 +115,11 @@ typedef struct BsGroup
 	uint64		nlive;			/* of which not deleted by VACUUM */
 	uint64		bits_set;		/* bits set over the rows of rows_seen */
 	uint64		rows_seen;		/* rows counted in bits_set (estimates) */
+	/* Records that took pages off the head of the pending chain (a flush),
+	 * and that unlinked a block (VACUUM): a scan that sees either change
+	 * while it walks the group walks it again (bitslice_scan.c). */
+	uint64		pending_drops;
+	uint64		block_drops;
 } BsGroup;
 
 typedef struct BsMetaData
@@ -202,6 +208,27 @@ extern uint32 bs_max_nbits_limit(void);
 
 /* The metapage, read and checked: a copy. */
 extern void bs_read_meta(Relation index, BsMetaData *out);
+/* Group gi of the metapage, read and checked: a copy. */
+extern void bs_read_group(Relation index, uint32 gi, BsGroup *out);
+
+/*
+ * A walk along a chain of pages: each page within the index and no more
+ * steps than the index has pages (a loop).  The length is measured again
+ * before a page is declared past the end: inserts extend the pending and
+ * aside chains while VACUUM and scans walk them.
+ */
+typedef struct BsWalk
+{
+	Relation	index;
+	BlockNumber nblocks;
+	BlockNumber steps;
+} BsWalk;
+
+extern void bs_walk_start(BsWalk *w, Relation index);
+/* Count a step to blkno: false when it is past the end or one too many. */
+extern bool bs_walk_next(BsWalk *w, BlockNumber blkno);
+/* The same, raising index corruption (XX002) instead of returning false. */
+extern void bs_walk_check(BsWalk *w, BlockNumber blkno);
 extern void bs_check_meta(Relation index, const BsMetaData *meta);
 /* Check a block header read from blkno for block id of group g. */
 extern bool bs_header_ok(const BsBlockHeader *h, uint64 id, uint32 group, const BsGroup *g);
@@ -259,6 +286,11 @@ extern void bs_slice_rows(Relation index, Buffer metabuf, int group, const BsRow
 extern void bs_flush(Relation index, int group);
 /* Mark pages free (the caller holds the flush lock) and tell the FSM. */
 extern void bs_free_pages(Relation index, const BlockNumber *pages, int npages);
+
+/* ---- the test hook (bitslice_pause.c) ---- */
+extern void bs_pause_init(void);
+/* Wait at a named point when bloomfilter.bitslice_pause lists it. */
+extern void bs_pause(const char *point);
 
 /* ---- scans (bitslice_scan.c) ---- */
 extern IndexScanDesc bs_beginscan(Relation index, int nkeys, int norderbys);

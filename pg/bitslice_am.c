@@ -41,6 +41,7 @@ bloom_bitslice_init(void)
 					  "Most bits of a filter a bloom_bitslice index keeps per row; larger filters are folded to it.",
 					  (int) bs_max_nbits_limit(), 64, (int) bs_max_nbits_limit(),
 					  AccessExclusiveLock);
+	bs_pause_init();
 }
 
 static bytea *

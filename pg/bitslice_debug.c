@@ -16,14 +16,17 @@ PG_FUNCTION_INFO_V1(bloom_bitslice_debug);
 
 /* The next page of a chain after counting its entries. */
 static BlockNumber
-walk_chain_page(Relation index, BlockNumber blkno, uint16 type, uint64 owner, Size size,
+walk_chain_page(BsWalk *walk, BlockNumber blkno, uint16 type, uint64 owner, Size size,
 				uint64 *live, uint64 *dead)
 {
-	Buffer		buf = ReadBuffer(index, blkno);
+	Relation	index = walk->index;
+	Buffer		buf;
 	Page		page;
 	BlockNumber next;
 	uint32		n;
 
+	bs_walk_check(walk, blkno);
+	buf = ReadBuffer(index, blkno);
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buf);
 	if (BsPageGetOpaque(page)->type != type || BsPageGetOpaque(page)->owner != owner)
@@ -55,6 +58,7 @@ bloom_bitslice_debug(PG_FUNCTION_ARGS)
 				aside = 0,
 				unused = 0;
 	bool		agree = true;
+	BsWalk		walk;
 
 	if (index->rd_rel->relam != get_index_am_oid("bloom_bitslice", false))
 		ereport(ERROR,
@@ -62,6 +66,7 @@ bloom_bitslice_debug(PG_FUNCTION_ARGS)
 				 errmsg("\"%s\" is not a bloom_bitslice index", RelationGetRelationName(index))));
 	LockPage(index, BS_METAPAGE_BLKNO, ShareLock);	/* no flush, no VACUUM */
 	bs_read_meta(index, meta);
+	bs_walk_start(&walk, index);
 	for (uint32 gi = 0; gi < meta->ngroups; gi++)
 	{
 		const BsGroup *g = &meta->groups[gi];
@@ -73,15 +78,19 @@ bloom_bitslice_debug(PG_FUNCTION_ARGS)
 		BlockNumber blkno = g->pending_id != 0 ? g->pending_head : InvalidBlockNumber;
 		uint64		id = g->first_id;
 
+		walk.steps = 0;
 		while (blkno != InvalidBlockNumber)
-			blkno = walk_chain_page(index, blkno, BS_PAGE_PENDING, g->pending_id,
+			blkno = walk_chain_page(&walk, blkno, BS_PAGE_PENDING, g->pending_id,
 									BS_ENTRY_SIZE((g->nbits + 63) / 64 * 8), &gpending, &gdead);
+		walk.steps = 0;
 		for (blkno = g->first_block; blkno != InvalidBlockNumber;)
 		{
-			Buffer		buf = ReadBuffer(index, blkno);
+			Buffer		buf;
 			BsBlockHeader *h;
 			uint32		nlive = 0;
 
+			bs_walk_check(&walk, blkno);
+			buf = ReadBuffer(index, blkno);
 			LockBuffer(buf, BUFFER_LOCK_SHARE);
 			h = (BsBlockHeader *) PageGetContents(BufferGetPage(buf));
 			if (BsPageGetOpaque(BufferGetPage(buf))->type != BS_PAGE_BLOCK ||
@@ -107,9 +116,10 @@ bloom_bitslice_debug(PG_FUNCTION_ARGS)
 		pending += gpending;
 		dead += gdead;
 	}
+	walk.steps = 0;
 	for (BlockNumber blkno = meta->aside_id != 0 ? meta->aside_head : InvalidBlockNumber;
 		 blkno != InvalidBlockNumber;)
-		blkno = walk_chain_page(index, blkno, BS_PAGE_ASIDE, meta->aside_id,
+		blkno = walk_chain_page(&walk, blkno, BS_PAGE_ASIDE, meta->aside_id,
 								sizeof(ItemPointerData), &aside, &unused);
 	agree &= aside == meta->aside_count;
 	UnlockPage(index, BS_METAPAGE_BLKNO, ShareLock);

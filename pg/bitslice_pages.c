@@ -194,6 +194,57 @@ bs_read_meta(Relation index, BsMetaData *out)
 	bs_check_meta(index, out);
 }
 
+void
+bs_read_group(Relation index, uint32 gi, BsGroup *out)
+{
+	Buffer		buf = ReadBuffer(index, BS_METAPAGE_BLKNO);
+	Page		page;
+	const BsMetaData *meta;
+	bloom_geometry geo;
+
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buf);
+	meta = BsPageGetMeta(page);
+	if (PageIsNew(page) || PageGetSpecialSize(page) != MAXALIGN(sizeof(BsPageOpaqueData)) ||
+		BsPageGetOpaque(page)->type != BS_PAGE_META || meta->magic != BS_MAGIC ||
+		meta->ngroups <= gi || meta->ngroups > BS_MAX_GROUPS)
+		bs_corrupt(index, BS_METAPAGE_BLKNO, "a group is not in the metapage");
+	memcpy(out, &meta->groups[gi], sizeof(BsGroup));
+	UnlockReleaseBuffer(buf);
+	geo = (bloom_geometry) {out->layout, out->nhashes, out->seed, out->nbits};
+	if (bloom_check_geometry(&geo, NULL) != BLOOM_OK || out->nbits > bs_max_nbits_limit() ||
+		out->cap_max != bs_cap_max(out->nbits))
+		bs_corrupt(index, BS_METAPAGE_BLKNO, psprintf("group %u has no valid geometry", gi));
+}
+
+void
+bs_walk_start(BsWalk *w, Relation index)
+{
+	w->index = index;
+	w->nblocks = RelationGetNumberOfBlocks(index);
+	w->steps = 0;
+}
+
+bool
+bs_walk_next(BsWalk *w, BlockNumber blkno)
+{
+	if (blkno >= w->nblocks || w->steps >= w->nblocks)
+		w->nblocks = RelationGetNumberOfBlocks(w->index);
+	if (blkno >= w->nblocks || w->steps >= w->nblocks)
+		return false;
+	w->steps++;
+	return true;
+}
+
+void
+bs_walk_check(BsWalk *w, BlockNumber blkno)
+{
+	if (!bs_walk_next(w, blkno))
+		bs_corrupt(w->index, blkno, blkno >= w->nblocks ?
+				   "a chain points past the end of the index" :
+				   "a chain loops: it has more pages than the index");
+}
+
 bool
 bs_header_ok(const BsBlockHeader *h, uint64 id, uint32 group, const BsGroup *g)
 {

@@ -11,15 +11,42 @@
  * kept aside are all returned.
  *
  * A scan takes no lock but the pages' own, one page at a time (a block's
- * header is held while its slices are read).  Every page must be what the
- * pointer to it promised (type, owner id): a page freed and reused while
- * the scan ran is seen, and the scan starts over, which can only add tids
- * already found (a tid bitmap keeps each once).  Writers order their
- * records so that a row is always in its pending chain or in a registered
- * slot of a block (bitslice.h), and a scan reads the pending chains before
- * the blocks: a row moved by a flush meanwhile is found in one or the
- * other.  After three restarts on a primary the scan holds the flush lock
- * (shared), which keeps flushes and VACUUM out until it is done.
+ * header is held while its slices are read), and it must still return
+ * every row live in its snapshot, as nbtree's and GIN's scans do.  Such a
+ * row was indexed before the scan began, and is from then on in its
+ * group's pending chain or in a live slot of a linked block, at times in
+ * both; it moves only by a flush (pending to a block: sliced and
+ * registered first, then the chain's head pages dropped and freed) and by
+ * VACUUM's compaction (a sparse block to pending: appended first, then the
+ * block unlinked and freed).  A group is scanned in three steps, each
+ * reading the group's entry of the metapage:
+ *
+ *   A. read the group (head of the pending chain, first block, and the
+ *      counters pending_drops and block_drops);
+ *   B. walk the pending chain from that head, then read the group again:
+ *      pending_drops unchanged means no flush dropped a page of the chain
+ *      from A to here, so none was freed, let alone reused, and the walk
+ *      went through every page of the chain as it was at A (pages appended
+ *      since are read or not, either is right);
+ *   C. walk the blocks from that first block, then read the group again:
+ *      block_drops unchanged means no block was unlinked from A to here, so
+ *      every block linked at A was visited (a block appended since may be).
+ *
+ * A row in pending at A is found by B.  A row not in pending at A is in a
+ * live slot of a block linked at A: the block it was last moved into (a
+ * compaction of that block that had appended the row to pending before A
+ * would have put it in pending).  That block stays linked through C unless
+ * unlinked, which counts in block_drops; bulk delete clears only the slots
+ * of rows dead to every snapshot.  So when both counters held, the group
+ * gave every row; when one moved, or a page was not what its pointer
+ * promised (freed, reused: the ids), the group is scanned again, which can
+ * only add tids (a tid bitmap keeps each once).  The flush increments
+ * pending_drops in the record that moves the head, before it frees the
+ * pages; VACUUM increments block_drops in the record that unlinks the
+ * block, before it frees the pages.  After three restarts on a primary the
+ * scan holds the flush lock (shared), which keeps flushes and VACUUM out
+ * until it is done: then nothing moves, and a restart means damage.  Rows
+ * aside never move (bulk delete drops dead ones from their page).
  */
 #include "bitslice.h"
 
@@ -195,12 +222,11 @@ chain_page(Relation index, BlockNumber blkno, uint16 type, uint64 owner)
 
 static BsPass
 scan_pending(Relation index, BsScanOpaque so, const BsGroup *g, const uint64 *pos, int npos,
-			 BlockNumber nblocks, TIDBitmap *tbm, int64 *ntids)
+			 BsWalk *walk, TIDBitmap *tbm, int64 *ntids)
 {
 	Size		nbytes = (g->nbits + 63) / 64 * 8,
 				size = BS_ENTRY_SIZE(nbytes);
-	BlockNumber blkno = g->pending_head,
-				seen = 0;
+	BlockNumber blkno = g->pending_head;
 
 	while (blkno != InvalidBlockNumber && g->pending_id != 0)
 	{
@@ -209,7 +235,8 @@ scan_pending(Relation index, BsScanOpaque so, const BsGroup *g, const uint64 *po
 		char	   *p,
 				   *end;
 
-		if (blkno >= nblocks || ++seen > nblocks ||
+		CHECK_FOR_INTERRUPTS();
+		if (!bs_walk_next(walk, blkno) ||
 			(buf = chain_page(index, blkno, BS_PAGE_PENDING, g->pending_id)) == InvalidBuffer)
 			return BS_PASS_RESTART;
 		page = BufferGetPage(buf);
@@ -235,11 +262,10 @@ scan_pending(Relation index, BsScanOpaque so, const BsGroup *g, const uint64 *po
 }
 
 static BsPass
-scan_aside(Relation index, BsScanOpaque so, const BsMetaData *meta, BlockNumber nblocks,
+scan_aside(Relation index, BsScanOpaque so, const BsMetaData *meta, BsWalk *walk,
 		   TIDBitmap *tbm, int64 *ntids)
 {
-	BlockNumber blkno = meta->aside_head,
-				seen = 0;
+	BlockNumber blkno = meta->aside_head;
 
 	while (blkno != InvalidBlockNumber && meta->aside_id != 0)
 	{
@@ -248,7 +274,8 @@ scan_aside(Relation index, BsScanOpaque so, const BsMetaData *meta, BlockNumber 
 		char	   *p,
 				   *end;
 
-		if (blkno >= nblocks || ++seen > nblocks ||
+		CHECK_FOR_INTERRUPTS();
+		if (!bs_walk_next(walk, blkno) ||
 			(buf = chain_page(index, blkno, BS_PAGE_ASIDE, meta->aside_id)) == InvalidBuffer)
 			return BS_PASS_RESTART;
 		page = BufferGetPage(buf);
@@ -271,7 +298,7 @@ scan_aside(Relation index, BsScanOpaque so, const BsMetaData *meta, BlockNumber 
 /* One block: its live slots ANDed with the slices at pos. */
 static BsPass
 scan_block(Relation index, BsScanOpaque so, uint32 gi, const BsGroup *g, const uint64 *pos,
-		   int npos, BlockNumber *blkno, uint64 *id, BlockNumber nblocks)
+		   int npos, BlockNumber *blkno, uint64 *id, BsWalk *walk)
 {
 	Buffer		hbuf;
 	Page		hpage;
@@ -284,7 +311,7 @@ scan_block(Relation index, BsScanOpaque so, uint32 gi, const BsGroup *g, const u
 	uint32		spg = 0;
 	const uint8 *scontent = NULL;
 
-	if (*blkno >= nblocks)
+	if (!bs_walk_next(walk, *blkno))
 		return BS_PASS_RESTART;
 	hbuf = ReadBuffer(index, *blkno);
 	LockBuffer(hbuf, BUFFER_LOCK_SHARE);
@@ -330,7 +357,9 @@ scan_block(Relation index, BsScanOpaque so, uint32 gi, const BsGroup *g, const u
 				if (sbuf != InvalidBuffer)
 					UnlockReleaseBuffer(sbuf);
 				sbuf = InvalidBuffer;
-				if (sblk >= nblocks)
+				if (sblk >= walk->nblocks)
+					walk->nblocks = RelationGetNumberOfBlocks(index);
+				if (sblk >= walk->nblocks)
 				{
 					bad = true;
 					break;
@@ -374,52 +403,58 @@ scan_block(Relation index, BsScanOpaque so, uint32 gi, const BsGroup *g, const u
 	return BS_PASS_DONE;
 }
 
+/*
+ * One group, in the three steps of the comment at the top: restart when a
+ * page was not what its pointer promised or a drop counter moved.
+ */
 static BsPass
-scan_index(IndexScanDesc scan, const BsMetaData *meta, TIDBitmap *tbm, int64 *ntids)
+scan_group(IndexScanDesc scan, uint32 gi, uint64 *pos, TIDBitmap *tbm, int64 *ntids)
 {
 	Relation	index = scan->indexRelation;
 	BsScanOpaque so = (BsScanOpaque) scan->opaque;
-	BlockNumber nblocks = RelationGetNumberOfBlocks(index);
-	uint64	   *pos = palloc(Max(1, so->nkeys) * BLOOM_MAX_NHASHES * sizeof(uint64));
-	int		   *npos = palloc(Max(1, meta->ngroups) * sizeof(int));
-	uint64	   *gpos = palloc(Max(1, meta->ngroups) * Max(1, so->nkeys) * BLOOM_MAX_NHASHES *
-							  sizeof(uint64));
-	BsPass		pass = BS_PASS_DONE;
+	BsGroup		g,
+				now;
+	BsWalk		walk;
+	BlockNumber blkno;
+	uint64		id;
+	int			npos;
+	BsPass		pass;
 
-	/* pending rows first: a flush moves them into blocks, read after */
-	for (uint32 gi = 0; gi < meta->ngroups && pass == BS_PASS_DONE; gi++)
-	{
-		uint64	   *gp = gpos + (Size) gi * so->nkeys * BLOOM_MAX_NHASHES;
+	/* A */
+	bs_read_group(index, gi, &g);
+	bs_pause("scan_meta");
+	npos = probe_positions(so, &g, pos);
 
-		npos[gi] = probe_positions(so, &meta->groups[gi], pos);
-		memcpy(gp, pos, npos[gi] * sizeof(uint64));
-		pass = scan_pending(index, so, &meta->groups[gi], gp, npos[gi], nblocks, tbm, ntids);
-	}
-	if (pass == BS_PASS_DONE)
-		pass = scan_aside(index, so, meta, nblocks, tbm, ntids);
-	for (uint32 gi = 0; gi < meta->ngroups && pass == BS_PASS_DONE; gi++)
-	{
-		const BsGroup *g = &meta->groups[gi];
-		BlockNumber blkno = g->first_block,
-					seen = 0;
-		uint64		id = g->first_id;
-
-		while (blkno != InvalidBlockNumber && pass == BS_PASS_DONE)
-		{
-			CHECK_FOR_INTERRUPTS();
-			if (++seen > nblocks)
-				pass = BS_PASS_RESTART;
-			else
-				pass = scan_block(index, so, gi, g, gpos + (Size) gi * so->nkeys * BLOOM_MAX_NHASHES,
-								  npos[gi], &blkno, &id, nblocks);
-			emit(so, tbm, ntids);
-		}
-	}
+	/* B */
+	bs_walk_start(&walk, index);
+	pass = scan_pending(index, so, &g, pos, npos, &walk, tbm, ntids);
 	so->ntids = 0;
-	pfree(pos);
-	pfree(npos);
-	pfree(gpos);
-	return pass;
+	if (pass != BS_PASS_DONE)
+		return pass;
+	bs_read_group(index, gi, &now);
+	if (now.pending_drops != g.pending_drops)
+		return BS_PASS_RESTART;
+	bs_pause("scan_blocks");
+
+	/* C */
+	walk.steps = 0;
+	blkno = g.first_block;
+	id = g.first_id;
+	while (blkno != InvalidBlockNumber)
+	{
+		CHECK_FOR_INTERRUPTS();
+		pass = scan_block(index, so, gi, &g, pos, npos, &blkno, &id, &walk);
+		if (pass != BS_PASS_DONE)
+		{
+			so->ntids = 0;
+			return pass;
+		}
+		emit(so, tbm, ntids);
+	}
+	bs_read_group(index, gi, &now);
+	if (now.block_drops != g.block_drops)
+		return BS_PASS_RESTART;
+	return BS_PASS_DONE;
 }
 
 int64
@@ -428,22 +463,45 @@ bs_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 	Relation	index = scan->indexRelation;
 	BsScanOpaque so = (BsScanOpaque) scan->opaque;
 	int64		ntids = 0;
+	int			restarts = 0,
+				tries = 0;
 	bool		locked = false;
 	BsMetaData *meta;
+	uint64	   *pos;
 
 	if (so->empty)
 		return 0;
 	meta = palloc(sizeof(BsMetaData));
-	for (int attempt = 1;; attempt++)
+	pos = palloc(Max(1, so->nkeys) * BLOOM_MAX_NHASHES * sizeof(uint64));
+	bs_read_meta(index, meta);
+	/* groups are only ever added: those of this copy are there to the end */
+	for (uint32 gi = 0; gi <= meta->ngroups;)
 	{
-		bs_read_meta(index, meta);
-		if (scan_index(scan, meta, tbm, &ntids) == BS_PASS_DONE)
-			break;
+		BsPass		pass;
+
+		if (gi < meta->ngroups)
+			pass = scan_group(scan, gi, pos, tbm, &ntids);
+		else
+		{
+			BsWalk		walk;
+
+			bs_read_meta(index, meta);
+			bs_walk_start(&walk, index);
+			pass = scan_aside(index, so, meta, &walk, tbm, &ntids);
+			so->ntids = 0;
+		}
+		if (pass == BS_PASS_DONE)
+		{
+			gi++;
+			tries = 0;
+			continue;
+		}
 		/* with the flush lock held nothing moves: the index is damaged */
-		if (locked || attempt >= 100)
+		restarts++;
+		if (locked || ++tries >= 100)
 			bs_corrupt(index, BS_METAPAGE_BLKNO,
 					   "a page is not what the page pointing to it says");
-		if (attempt >= 3 && !RecoveryInProgress())
+		if (restarts >= 3 && !RecoveryInProgress())
 		{
 			LockPage(index, BS_METAPAGE_BLKNO, ShareLock);
 			locked = true;
@@ -452,6 +510,7 @@ bs_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 	}
 	if (locked)
 		UnlockPage(index, BS_METAPAGE_BLKNO, ShareLock);
+	pfree(pos);
 	pfree(meta);
 	return ntids;
 }

@@ -14,7 +14,10 @@
  * are marked free, and every free page goes to the free space map.
  *
  * Both hold the flush lock, so no flush runs meanwhile; inserts do, into
- * the pending chains and the aside chain, under the metapage's lock.
+ * the pending chains and the aside chain, under the metapage's lock: a
+ * walk measures the index again before it calls a page past its end
+ * (BsWalk), and stops at a loop.  A scan running beside a compaction
+ * scans the group again (bitslice_scan.c).
  */
 #include "bitslice.h"
 
@@ -25,15 +28,14 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
-/* A page of a chain, exclusively locked and checked. */
+/* A page of a chain, the next step of walk, exclusively locked and checked. */
 static Buffer
-lock_chain_page(Relation index, BlockNumber blkno, uint16 type, uint64 owner, BlockNumber nblocks)
+lock_chain_page(Relation index, BlockNumber blkno, uint16 type, uint64 owner, BsWalk *walk)
 {
 	Buffer		buf;
 	Page		page;
 
-	if (blkno >= nblocks)
-		bs_corrupt(index, blkno, "a chain points past the end of the index");
+	bs_walk_check(walk, blkno);
 	buf = ReadBuffer(index, blkno);
 	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
 	page = BufferGetPage(buf);
@@ -45,16 +47,15 @@ lock_chain_page(Relation index, BlockNumber blkno, uint16 type, uint64 owner, Bl
 	return buf;
 }
 
-/* A block's header page, locked (mode) and checked. */
+/* A block's header page, the next step of walk, locked (mode) and checked. */
 static Buffer
 lock_header(Relation index, BlockNumber blkno, uint64 id, uint32 gi, const BsGroup *g,
-			int mode, BlockNumber nblocks)
+			int mode, BsWalk *walk)
 {
 	Buffer		buf;
 	Page		page;
 
-	if (blkno >= nblocks)
-		bs_corrupt(index, blkno, "a group points past the end of the index");
+	bs_walk_check(walk, blkno);
 	buf = ReadBuffer(index, blkno);
 	LockBuffer(buf, mode);
 	page = BufferGetPage(buf);
@@ -71,7 +72,7 @@ bs_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 {
 	Relation	index = info->index;
 	BsMetaData *meta = palloc(sizeof(BsMetaData));
-	BlockNumber nblocks;
+	BsWalk		walk;
 	uint64	   *removed_live;
 	uint64		removed_aside = 0;
 	double		kept = 0;
@@ -80,8 +81,10 @@ bs_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 		stats = palloc0(sizeof(IndexBulkDeleteResult));
 	LockPage(index, BS_METAPAGE_BLKNO, ExclusiveLock);
 	bs_read_meta(index, meta);
-	nblocks = RelationGetNumberOfBlocks(index);
+	/* inserts go on, and extend the pending and aside chains meanwhile */
+	bs_walk_start(&walk, index);
 	removed_live = palloc0(BS_MAX_GROUPS * sizeof(uint64));
+	bs_pause("vacuum_bulkdelete");
 
 	for (uint32 gi = 0; gi < meta->ngroups; gi++)
 	{
@@ -91,9 +94,10 @@ bs_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 		uint64		id;
 
 		/* pending rows: the dead flag */
+		walk.steps = 0;
 		while (blkno != InvalidBlockNumber)
 		{
-			Buffer		buf = lock_chain_page(index, blkno, BS_PAGE_PENDING, g->pending_id, nblocks);
+			Buffer		buf = lock_chain_page(index, blkno, BS_PAGE_PENDING, g->pending_id, &walk);
 			Page		page = BufferGetPage(buf);
 			uint32		n = (((PageHeader) page)->pd_lower - BS_CONTENT_OFFSET) / size;
 			bool	   *dead = palloc0(Max(1, n) * sizeof(bool));
@@ -133,9 +137,10 @@ bs_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 		/* blocks: the live bit */
 		blkno = g->first_block;
 		id = g->first_id;
+		walk.steps = 0;
 		while (blkno != InvalidBlockNumber)
 		{
-			Buffer		buf = lock_header(index, blkno, id, gi, g, BUFFER_LOCK_EXCLUSIVE, nblocks);
+			Buffer		buf = lock_header(index, blkno, id, gi, g, BUFFER_LOCK_EXCLUSIVE, &walk);
 			BsBlockHeader *h = (BsBlockHeader *) PageGetContents(BufferGetPage(buf));
 			uint16		dead[BS_MAX_CAP];
 			int			ndead = 0;
@@ -174,9 +179,10 @@ bs_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 	{
 		BlockNumber blkno = meta->aside_id != 0 ? meta->aside_head : InvalidBlockNumber;
 
+		walk.steps = 0;
 		while (blkno != InvalidBlockNumber)
 		{
-			Buffer		buf = lock_chain_page(index, blkno, BS_PAGE_ASIDE, meta->aside_id, nblocks);
+			Buffer		buf = lock_chain_page(index, blkno, BS_PAGE_ASIDE, meta->aside_id, &walk);
 			Page		page = BufferGetPage(buf);
 			uint32		n = (((PageHeader) page)->pd_lower - BS_CONTENT_OFFSET) /
 				sizeof(ItemPointerData);
@@ -248,14 +254,18 @@ read_live_rows(Relation index, const BsGroup *g, const BsBlockHeader *h, BsRow *
 	uint64	   *cols = palloc_extended((Size) nwords * nbytes * 8 * sizeof(uint64),
 									   MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	int			n = 0;
+	BlockNumber nblocks = RelationGetNumberOfBlocks(index);
 
 	for (uint32 pg = 0; pg < h->nslicepages; pg++)
 	{
-		Buffer		buf = ReadBuffer(index, BS_HEADER_PAGES(h)[pg]);
+		Buffer		buf;
 		Page		page;
 		uint32		bytes = bs_slice_page_bytes(h->cap, g->nbits, pg);
 		uint64		q0 = (uint64) pg * (BS_PAGE_CAPACITY / 8);
 
+		if (BS_HEADER_PAGES(h)[pg] >= nblocks)
+			bs_corrupt(index, BS_HEADER_PAGES(h)[pg], "a block points past the end of the index");
+		buf = ReadBuffer(index, BS_HEADER_PAGES(h)[pg]);
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buf);
 		if (BsPageGetOpaque(page)->type != BS_PAGE_SLICES || BsPageGetOpaque(page)->owner != h->id ||
@@ -336,6 +346,9 @@ drop_block(Relation index, uint32 gi, BlockNumber blkno, const BsBlockHeader *h,
 	g->nblocks--;
 	g->nrows -= Min((uint64) h->nrows, g->nrows);
 	g->nlive -= Min((uint64) h->nlive, g->nlive);
+	/* in the record of the unlink, before the pages are freed: a scan
+	 * walking the blocks meanwhile scans the group again (bitslice_scan.c) */
+	g->block_drops++;
 	bs_xlog_finish(&x);
 	if (pbuf != InvalidBuffer)
 		UnlockReleaseBuffer(pbuf);
@@ -348,11 +361,16 @@ drop_block(Relation index, uint32 gi, BlockNumber blkno, const BsBlockHeader *h,
 	pfree(pages);
 }
 
-/* Free empty blocks, and sparse ones after moving their rows to pending. */
+/*
+ * Free empty blocks, and sparse ones after moving their rows to pending:
+ * appended first, then the block unlinked, so that a row is always in one
+ * or the other (bitslice_scan.c says why a scan finds it).
+ */
 static void
-compact_group(Relation index, uint32 gi, BlockNumber nblocks)
+compact_group(Relation index, uint32 gi)
 {
 	BsMetaData *meta = palloc(sizeof(BsMetaData));
+	BsWalk		walk;
 	BsGroup		g;
 	BlockNumber blkno,
 				prev = InvalidBlockNumber;
@@ -363,9 +381,10 @@ compact_group(Relation index, uint32 gi, BlockNumber nblocks)
 	g = meta->groups[gi];
 	blkno = g.first_block;
 	id = g.first_id;
+	bs_walk_start(&walk, index);
 	while (blkno != InvalidBlockNumber)
 	{
-		Buffer		buf = lock_header(index, blkno, id, gi, &g, BUFFER_LOCK_SHARE, nblocks);
+		Buffer		buf = lock_header(index, blkno, id, gi, &g, BUFFER_LOCK_SHARE, &walk);
 		BsBlockHeader *h = palloc(BS_PAGE_CAPACITY);
 		bool		last = blkno == g.last_block;
 
@@ -429,9 +448,11 @@ sweep(Relation index, Buffer metabuf, BlockNumber nblocks)
 	BsGroup    *counted = palloc0(BS_MAX_GROUPS * sizeof(BsGroup));
 	uint64		aside = 0;
 	bool		same = true;
+	BsWalk		walk;
 
 	memcpy(meta, BsPageGetMeta(BufferGetPage(metabuf)), sizeof(BsMetaData));
 	bs_check_meta(index, meta);
+	bs_walk_start(&walk, index);
 	mark(&reached, BS_METAPAGE_BLKNO, nblocks);
 	for (uint32 gi = 0; gi < meta->ngroups; gi++)
 	{
@@ -440,9 +461,10 @@ sweep(Relation index, Buffer metabuf, BlockNumber nblocks)
 		BlockNumber blkno = g->pending_id != 0 ? g->pending_head : InvalidBlockNumber;
 		uint64		id = g->first_id;
 
+		walk.steps = 0;
 		while (blkno != InvalidBlockNumber)
 		{
-			Buffer		buf = lock_chain_page(index, blkno, BS_PAGE_PENDING, g->pending_id, nblocks);
+			Buffer		buf = lock_chain_page(index, blkno, BS_PAGE_PENDING, g->pending_id, &walk);
 			Page		page = BufferGetPage(buf);
 
 			mark(&reached, blkno, nblocks);
@@ -450,9 +472,10 @@ sweep(Relation index, Buffer metabuf, BlockNumber nblocks)
 			blkno = BsPageGetOpaque(page)->next;
 			UnlockReleaseBuffer(buf);
 		}
+		walk.steps = 0;
 		for (blkno = g->first_block; blkno != InvalidBlockNumber;)
 		{
-			Buffer		buf = lock_header(index, blkno, id, gi, g, BUFFER_LOCK_SHARE, nblocks);
+			Buffer		buf = lock_header(index, blkno, id, gi, g, BUFFER_LOCK_SHARE, &walk);
 			BsBlockHeader *h = (BsBlockHeader *) PageGetContents(BufferGetPage(buf));
 
 			mark(&reached, blkno, nblocks);
@@ -468,10 +491,11 @@ sweep(Relation index, Buffer metabuf, BlockNumber nblocks)
 		same &= counted[gi].nblocks == g->nblocks && counted[gi].nrows == g->nrows &&
 			counted[gi].nlive == g->nlive && counted[gi].pending_count == g->pending_count;
 	}
+	walk.steps = 0;
 	for (BlockNumber blkno = meta->aside_id != 0 ? meta->aside_head : InvalidBlockNumber;
 		 blkno != InvalidBlockNumber;)
 	{
-		Buffer		buf = lock_chain_page(index, blkno, BS_PAGE_ASIDE, meta->aside_id, nblocks);
+		Buffer		buf = lock_chain_page(index, blkno, BS_PAGE_ASIDE, meta->aside_id, &walk);
 		Page		page = BufferGetPage(buf);
 
 		mark(&reached, blkno, nblocks);
@@ -554,10 +578,10 @@ bs_vacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
 
 	LockPage(index, BS_METAPAGE_BLKNO, ExclusiveLock);
 	bs_read_meta(index, meta);
-	nblocks = RelationGetNumberOfBlocks(index);
+	bs_pause("vacuum_cleanup");
 	for (uint32 gi = 0; gi < meta->ngroups; gi++)
 	{
-		compact_group(index, gi, nblocks);
+		compact_group(index, gi);
 		bs_flush(index, (int) gi);
 	}
 
@@ -568,6 +592,7 @@ bs_vacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
 	memcpy(meta, BsPageGetMeta(BufferGetPage(metabuf)), sizeof(BsMetaData));
 	UnlockReleaseBuffer(metabuf);
 	IndexFreeSpaceMapVacuum(index);
+	bs_pause("vacuum_cleaned");
 	UnlockPage(index, BS_METAPAGE_BLKNO, ExclusiveLock);
 
 	for (uint32 gi = 0; gi < meta->ngroups; gi++)
