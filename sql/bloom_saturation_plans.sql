@@ -1,24 +1,14 @@
 -- One answer whatever the plan: a union that saturates where none of its
 -- members was is refused (54000) by bloom_union_agg serially, from partial
 -- states (partitionwise and parallel aggregation) and as a window
--- aggregate; a saturated member is allowed in all of them.  The fixed-size
+-- aggregate; a saturated member is allowed.  The fixed-size
 -- bloom_agg never refuses a full filter, and refuses rows of different
 -- sizes in partial states as its transition does.  (Partial states as Citus
 -- moves them: tests/pg_fmgr and tools/suites/70-citus.sh.)
 SET extra_float_digits = 0;
 \getenv abs_srcdir PG_ABS_SRCDIR
 \i :abs_srcdir/sql/include/majors.sql
-
--- the error's SQLSTATE and message: the detail counts the bits set where the
--- union was refused, which depends on how the rows were split
-CREATE FUNCTION pg_temp.sqlstate_of(query text) RETURNS text LANGUAGE plpgsql AS $fn$
-BEGIN
-    EXECUTE query;
-    RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-    RETURN SQLSTATE || ' ' || SQLERRM;
-END
-$fn$;
+\i :abs_srcdir/tests/sqlstate_of.sql
 
 -- 101 filters of one size (16384 bits), 80 values each: each far from
 -- saturation, and so is the union of either half; the union of all is not
@@ -42,15 +32,15 @@ FROM sat_parts GROUP BY 1 ORDER BY 1;
 
 -- serially
 SET max_parallel_workers_per_gather = 0;
-SELECT pg_temp.sqlstate_of('SELECT bloom_union_agg(f) FROM sat_flat') AS serial;
+SELECT sqlstate_of('SELECT bloom_union_agg(f) FROM sat_flat') AS serial;
 -- a window aggregate (only the transition runs)
-SELECT pg_temp.sqlstate_of('SELECT bloom_union_agg(f) OVER () FROM sat_flat') AS window;
-SELECT pg_temp.sqlstate_of('SELECT bloom_union_agg(f) OVER (ORDER BY id) FROM sat_flat') AS running_window;
+SELECT sqlstate_of('SELECT bloom_union_agg(f) OVER () FROM sat_flat') AS window;
+SELECT sqlstate_of('SELECT bloom_union_agg(f) OVER (ORDER BY id) FROM sat_flat') AS running_window;
 
 -- partial states of each partition, each unsaturated, combined
 SET enable_partitionwise_aggregate = on;
 SELECT * FROM pg_temp.explain('SELECT bloom_union_agg(f) FROM sat_parts');
-SELECT pg_temp.sqlstate_of('SELECT bloom_union_agg(f) FROM sat_parts') AS partitionwise;
+SELECT sqlstate_of('SELECT bloom_union_agg(f) FROM sat_parts') AS partitionwise;
 
 -- a parallel plan: partial states of the workers and the leader
 SET max_parallel_workers_per_gather = 2;
@@ -58,9 +48,9 @@ SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SELECT * FROM pg_temp.explain('SELECT bloom_union_agg(f) FROM sat_flat');
-SELECT pg_temp.sqlstate_of('SELECT bloom_union_agg(f) FROM sat_flat') AS parallel;
+SELECT sqlstate_of('SELECT bloom_union_agg(f) FROM sat_flat') AS parallel;
 CALL pg_temp.set_known('{debug_parallel_query,force_parallel_mode}', 'on');
-SELECT pg_temp.sqlstate_of('SELECT bloom_union_agg(f) FROM sat_flat') AS one_worker;
+SELECT sqlstate_of('SELECT bloom_union_agg(f) FROM sat_flat') AS one_worker;
 CALL pg_temp.set_known('{debug_parallel_query,force_parallel_mode}', NULL);
 SET max_parallel_workers_per_gather = 0;
 
@@ -100,9 +90,9 @@ SELECT bloom_agg(v, 1000, 0.01) = (SELECT f FROM sat_fixed_serial) AS partitionw
 -- rows sized differently: the serial plan refuses the row, partial states
 -- of different sizes are refused with the same error (not a union of sizes)
 SET enable_partitionwise_aggregate = off;
-SELECT pg_temp.sqlstate_of($$SELECT bloom_agg(v, CASE WHEN v <= 4000 THEN 1000 ELSE 2000 END, 0.01) FROM sat_values$$) AS serial;
+SELECT sqlstate_of($$SELECT bloom_agg(v, CASE WHEN v <= 4000 THEN 1000 ELSE 2000 END, 0.01) FROM sat_values$$) AS serial;
 SET enable_partitionwise_aggregate = on;
-SELECT pg_temp.sqlstate_of($$SELECT bloom_agg(v, CASE WHEN v <= 4000 THEN 1000 ELSE 2000 END, 0.01) FROM sat_values$$) AS partitionwise;
+SELECT sqlstate_of($$SELECT bloom_agg(v, CASE WHEN v <= 4000 THEN 1000 ELSE 2000 END, 0.01) FROM sat_values$$) AS partitionwise;
 -- the same sizes from different parameters are one size, in either plan
 SELECT bloom_agg(v, CASE WHEN v <= 4000 THEN 1000 ELSE 1001 END, 0.01) = (SELECT f FROM sat_fixed_serial) AS one_size
 FROM sat_values;

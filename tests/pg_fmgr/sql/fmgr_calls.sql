@@ -90,16 +90,8 @@ JOIN (SELECT g % 5 AS grp, bloom_agg(t)::text AS l FROM v GROUP BY 1) q USING (g
 -- bloom_union_agg as Citus runs it (its transition on the shards, its
 -- combine on the coordinator) follows the rule the local aggregate does: a
 -- union that saturates where none of its members was is refused (54000),
--- here from four shards' states each far from saturation.  The error's
--- SQLSTATE and message: its detail counts the bits set where it was refused.
-CREATE FUNCTION sqlstate_of(query text) RETURNS text LANGUAGE plpgsql AS $fn$
-BEGIN
-    EXECUTE query;
-    RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-    RETURN SQLSTATE || ' ' || SQLERRM;
-END
-$fn$;
+-- here from four shards' states each far from saturation.
+\i :abs_srcdir/../sqlstate_of.sql
 CREATE TABLE sat AS
 SELECT i AS id, bloom_agg(v, 1000, 0.01) AS f
 FROM generate_series(1, 101) i, generate_series(i * 80, i * 80 + 79) v GROUP BY i;
