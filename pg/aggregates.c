@@ -20,9 +20,12 @@
  */
 #include "bloomfilter.h"
 
+#include "catalog/pg_aggregate.h"
+#include "catalog/pg_type.h"
 #include "miscadmin.h"
 #include "nodes/primnodes.h"
 #include "utils/expandeddatum.h"
+#include "utils/syscache.h"
 
 PG_FUNCTION_INFO_V1(bloom_agg_trans);
 PG_FUNCTION_INFO_V1(bloom_agg_combine);
@@ -349,9 +352,12 @@ bloom_agg_fixed_trans(PG_FUNCTION_ARGS)
  * result keeps the state's shape (members of one size class), else a new
  * value (a union of size classes keeps each, an intersection is at the
  * larger size), which nodeAgg copies into its context in the state's place.
+ * fixed_partials: the two are partial states of the fixed-size bloom_agg,
+ * which must have the one size its transition allows.
  */
 static Datum
-combine_into_state(FunctionCallInfo fcinfo, bloom_op op, unsigned flags, const char *what)
+combine_into_state(FunctionCallInfo fcinfo, bloom_op op, unsigned flags, bool fixed_partials,
+				   const char *what)
 {
 	BloomCallCache *cache = bloom_call_cache(fcinfo);
 	bloom_filter dst,
@@ -363,6 +369,15 @@ combine_into_state(FunctionCallInfo fcinfo, bloom_op op, unsigned flags, const c
 	bool		in_place;
 
 	bloom_read_arg(fcinfo, 1, &cache->args[1], &src);
+	/* as the transition refuses a row of another size (check_fixed_sizing):
+	 * parts of the input sized differently must not make a union of sizes */
+	if (fixed_partials &&
+		(dst.nbits != src.nbits || dst.nhashes != src.nhashes || dst.layout != src.layout))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("bloom_agg capacity and fpr must be the same for every row"),
+				 errdetail("The partial filters have nbits " UINT64_FORMAT " and nhashes %u, and nbits " UINT64_FORMAT " and nhashes %u.",
+						   dst.nbits, dst.nhashes, src.nbits, src.nhashes)));
 	if (bloom_combine_size(&dst, &src, op, &size, &in_place, &err) != BLOOM_OK)
 		bloom_raise_combine(&err, what);
 	if (!in_place)
@@ -376,23 +391,92 @@ combine_into_state(FunctionCallInfo fcinfo, bloom_op op, unsigned flags, const c
 	PG_RETURN_POINTER(result);
 }
 
+/* What a call of bloom_union_agg_trans serves (BloomCallCache.union_role). */
+typedef enum BloomUnionRole
+{
+	BLOOM_UNION_UNKNOWN = 0,
+	BLOOM_UNION_ROLLUP,			/* bloom_union_agg: its transition and combine */
+	BLOOM_UNION_FIXED_PARTIALS	/* the combine of bloom_agg(x, capacity, fpr) */
+} BloomUnionRole;
+
+/* The role of function fn in aggregate aggfn; BLOOM_UNION_UNKNOWN when fn
+ * is not its transition or combine function (or aggfn no aggregate). */
+static BloomUnionRole
+union_role_in(Oid aggfn, Oid fn)
+{
+	HeapTuple	tuple = SearchSysCache1(AGGFNOID, ObjectIdGetDatum(aggfn));
+	BloomUnionRole role = BLOOM_UNION_UNKNOWN;
+
+	if (HeapTupleIsValid(tuple))
+	{
+		Form_pg_aggregate agg = (Form_pg_aggregate) GETSTRUCT(tuple);
+
+		if (agg->aggtransfn == fn)
+			role = BLOOM_UNION_ROLLUP;
+		else if (agg->aggcombinefn == fn)
+			role = BLOOM_UNION_FIXED_PARTIALS;
+		ReleaseSysCache(tuple);
+	}
+	return role;
+}
+
 /*
- * bloom_union_agg_trans(state bloom, value bloom) -> bloom (strict); also
- * the combine function of bloom_union_agg and of the fixed-size bloom_agg.
- * A union that saturates where neither side was is refused for
- * bloom_union_agg (a rollup with no good result says so), not for the
- * partial states of bloom_agg(x, capacity, fpr), whose serial plan adds the
- * same values to one filter without a word: a parallel plan must not fail
- * where the serial one does not.  The aggregate tells which it is: one
- * argument, or three.
+ * The aggregate a call runs for decides, not the plan: the Aggref's, or,
+ * when that one is a wrapper running another aggregate's support functions
+ * (Citus' worker_partial_agg and coord_combine_agg, and their binary
+ * forms, take the aggregate as their first argument, a constant), the one
+ * it names.  Outside an aggregate (a direct call) and in a window, where
+ * only the transition runs, a rollup.
+ */
+static BloomUnionRole
+find_union_role(FunctionCallInfo fcinfo)
+{
+	Aggref	   *ref = AggGetAggref(fcinfo);
+	Oid			fn = fcinfo->flinfo->fn_oid;
+	BloomUnionRole role;
+	Node	   *first;
+
+	if (ref == NULL)
+		return BLOOM_UNION_ROLLUP;
+	role = union_role_in(ref->aggfnoid, fn);
+	if (role == BLOOM_UNION_UNKNOWN && ref->args != NIL)
+	{
+		first = (Node *) ((TargetEntry *) linitial(ref->args))->expr;
+		while (IsA(first, RelabelType))
+			first = (Node *) ((RelabelType *) first)->arg;
+		if (IsA(first, Const) && !((Const *) first)->constisnull &&
+			(((Const *) first)->consttype == OIDOID ||
+			 ((Const *) first)->consttype == REGPROCEDUREOID))
+			role = union_role_in(DatumGetObjectId(((Const *) first)->constvalue), fn);
+	}
+	return role == BLOOM_UNION_FIXED_PARTIALS ? role : BLOOM_UNION_ROLLUP;
+}
+
+/*
+ * bloom_union_agg_trans(state bloom, value bloom) -> bloom (strict): the
+ * transition and combine function of bloom_union_agg and the combine
+ * function of the fixed-size bloom_agg.  An answer never depends on the
+ * plan (serial, parallel, partial states of Citus shards):
+ * - bloom_union_agg refuses a union that saturates where neither side was
+ *   (a rollup with no good result says so), in the transition and in the
+ *   combine alike.  A state is saturated only when one of its inputs was
+ *   (a union never clears a bit, and the transition refused any other
+ *   saturation), so two partial states, each unsaturated, that saturate
+ *   combined are refused as the serial transition refuses their inputs.
+ * - bloom_agg(x, capacity, fpr) adds every value to one filter without a
+ *   word however full, so its partial states combine without that rule,
+ *   but must have the one size its transition allows.
  */
 Datum
 bloom_union_agg_trans(PG_FUNCTION_ARGS)
 {
-	Aggref	   *ref = AggGetAggref(fcinfo);
-	unsigned	flags = ref != NULL && list_length(ref->args) == 1 ? BLOOM_REFUSE_SATURATED : 0;
+	BloomCallCache *cache = bloom_call_cache(fcinfo);
 
-	return combine_into_state(fcinfo, BLOOM_OP_UNION, flags, "union");
+	if (cache->union_role == BLOOM_UNION_UNKNOWN)
+		cache->union_role = find_union_role(fcinfo);
+	if (cache->union_role == BLOOM_UNION_FIXED_PARTIALS)
+		return combine_into_state(fcinfo, BLOOM_OP_UNION, 0, true, "union");
+	return combine_into_state(fcinfo, BLOOM_OP_UNION, BLOOM_REFUSE_SATURATED, false, "union");
 }
 
 /*
@@ -403,5 +487,6 @@ bloom_union_agg_trans(PG_FUNCTION_ARGS)
 Datum
 bloom_intersect_agg_trans(PG_FUNCTION_ARGS)
 {
-	return combine_into_state(fcinfo, BLOOM_OP_INTERSECT, BLOOM_REFUSE_SATURATED, "intersect");
+	return combine_into_state(fcinfo, BLOOM_OP_INTERSECT, BLOOM_REFUSE_SATURATED, false,
+							  "intersect");
 }

@@ -290,6 +290,9 @@ typedef struct BloomCallCache
 	int			layout;
 	uint64		nbits;
 	unsigned	nhashes;
+	/* bloom_union_agg_trans: the aggregate it serves (a BloomUnionRole),
+	 * found on the first call */
+	int			union_role;
 } BloomCallCache;
 
 extern BloomCallCache *bloom_call_cache_create(FunctionCallInfo fcinfo);

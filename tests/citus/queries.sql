@@ -181,6 +181,10 @@ FROM (SELECT k, bloom_agg(u) AS f FROM :tbl GROUP BY k) s;
 -- union of per-group filters
 SELECT 'union of groups', md5(bloom_union_agg(f)::bytea), octet_length(bloom_union_agg(f)::bytea)
 FROM (SELECT grp, bloom_agg(i4, 30000, 0.01) AS f FROM :tbl GROUP BY grp) s;
+-- the fixed-size form fills one filter however full: shards' states, each
+-- far from saturation, combined into a saturated one
+SELECT 'fixed saturated', md5(bloom_agg(k, 1000, 0.01)::bytea), (bloom_info(bloom_agg(k, 1000, 0.01))).est_fpr >= 0.5
+FROM :tbl;
 -- the Bloom join: the filter of a selection built in a subplan, probed by every row
 SELECT 'bloom join probe', count(*), sum(i4)
 FROM :tbl b WHERE bloom_contains((SELECT bloom_agg(k) FROM :tbl WHERE grp = 3 AND k < 5000), b.k);

@@ -169,3 +169,22 @@ BEGIN
     END LOOP;
     RETURN 'both forms on the shards';
 END $$;
+
+-- A union that saturates where none of its members was (tools/suites/70-citus.sh):
+-- 101 filters of one size (16384 bits, 80 values each), each far from
+-- saturation, as is the union of any shard's few; the union of all is not.
+CREATE TABLE sat_local AS
+SELECT i AS id, bloom_agg(v, 1000, 0.01) AS f
+FROM generate_series(1, 101) i, generate_series(i * 80, i * 80 + 79) v GROUP BY i;
+CREATE TABLE sat_dist (LIKE sat_local);
+SELECT create_distributed_table('sat_dist', 'id');
+INSERT INTO sat_dist SELECT * FROM sat_local;
+-- ten of them and a saturated member: allowed, the others' union being far
+-- from saturation
+CREATE TABLE sat_member_local AS
+SELECT * FROM sat_local WHERE id % 10 = 0
+UNION ALL SELECT 1000, bloom_agg(v, 1000, 0.01) FROM generate_series(1, 20000) v;
+CREATE TABLE sat_member_dist (LIKE sat_member_local);
+SELECT create_distributed_table('sat_member_dist', 'id');
+INSERT INTO sat_member_dist SELECT * FROM sat_member_local;
+\ir ../sqlstate_of.sql

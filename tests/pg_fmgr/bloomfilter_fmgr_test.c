@@ -122,7 +122,22 @@ fmgr_partial_agg_sfunc(PG_FUNCTION_ARGS)
 	/* as Citus: a fresh FmgrInfo for every row, no fn_expr */
 	fmgr_info(box->transfn, &info);
 	if (info.fn_strict)
-		elog(ERROR, "fmgr_partial_agg supports non-strict transition functions only");
+	{
+		/* as nodeAgg and Citus: a row with a NULL skipped, the first value
+		 * the state (no initial value here) */
+		for (int i = 0; i < nvalues; i++)
+			if (PG_ARGISNULL(i + 2))
+				PG_RETURN_POINTER(box);
+		if (box->isnull)
+		{
+			MemoryContext old = MemoryContextSwitchTo(aggctx);
+
+			box->value = datumCopy(PG_GETARG_DATUM(2), box->typbyval, box->typlen);
+			box->isnull = false;
+			MemoryContextSwitchTo(old);
+			PG_RETURN_POINTER(box);
+		}
+	}
 	InitFunctionCallInfoData(*inner, &info, nvalues + 1, fcinfo->fncollation,
 							 fcinfo->context, NULL);
 	inner->args[0].value = box->value;

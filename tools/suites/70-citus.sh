@@ -12,7 +12,9 @@
 #    absent; built once per machine and major): a
 #    coordinator and two workers on loopback ports; tests/citus/queries.sql
 #    runs against a distributed, a reference and a local table and every
-#    line must be the same; EXPLAIN must show the aggregate on the shards.
+#    line must be the same; EXPLAIN must show the aggregate on the shards;
+#    a union that saturates is refused as locally, from shards' states
+#    that each are far from saturation.
 # Ends with "citus: N passed, M failed[, K skipped]"; exit 1 on any failure.
 set -u
 . "$(dirname "$0")/../testlib.sh"
@@ -135,6 +137,26 @@ send_dist=$(grep '^inet via send|' $TL_OUT/t_dist.out | cut -d'|' -f2)
     pass "bloom_agg(inet_send(x)) on the shards (1.1's workaround) = bloom_agg(x) locally" ||
     fail "bloom_agg(inet_send(x)) on t_dist ($send_dist) differs from bloom_agg(x) locally ($anyelement_local)"
 
+# A union that saturates where none of its members was: refused (54000)
+# through Citus as locally, though every shard's partial state is far from
+# saturation (the coordinator's combine follows the transition's rule); a
+# saturated member is allowed through Citus as locally.
+shards=$(pgc_psql coord -At -F '|' -c "SELECT bool_and(result = 't'), count(*) FROM run_command_on_shards('sat_dist',
+    \$\$SELECT coalesce((bloom_info(bloom_union_agg(f))).est_fpr < 0.1, true) FROM %s\$\$)")
+sat_local=$(pgc_psql coord -At -c "SELECT sqlstate_of('SELECT bloom_union_agg(f) FROM sat_local')")
+sat_dist=$(pgc_psql coord -At -c "SELECT sqlstate_of('SELECT bloom_union_agg(f) FROM sat_dist')")
+if [ "$sat_local" = "54000 bloom filter union is saturated" ] && [ "$sat_dist" = "$sat_local" ] &&
+   [ "$shards" = "t|32" ]; then
+    pass "a union of 101 filters that saturates is refused on sat_dist as locally ($sat_dist), each of the 32 shards' unions far from saturation"
+else
+    fail "a union that saturates: locally '$sat_local', on sat_dist '$sat_dist' (want 54000 both); every shard's union far from saturation|shards: '$shards' (want t|32)"
+fi
+member_local=$(pgc_psql coord -At -c "SELECT md5(bloom_union_agg(f)::bytea) || ' ' || ((bloom_info(bloom_union_agg(f))).est_fpr >= 0.5) FROM sat_member_local" 2>&1)
+member_dist=$(pgc_psql coord -At -c "SELECT md5(bloom_union_agg(f)::bytea) || ' ' || ((bloom_info(bloom_union_agg(f))).est_fpr >= 0.5) FROM sat_member_dist" 2>&1)
+[ "${member_local#* }" = true ] && [ "$member_dist" = "$member_local" ] &&
+    pass "a union with a saturated member: the local filter on sat_member_dist" ||
+    fail "a union with a saturated member: locally '$member_local', on sat_member_dist '$member_dist'"
+
 # Pushdown evidence.
 explain() { pgc_psql coord -At -c "EXPLAIN (VERBOSE, COSTS OFF) $1"; }
 explain "SELECT bloom_agg(t) FROM t_dist" > $TL_OUT/explain-agg.txt
@@ -142,6 +164,7 @@ explain "SELECT grp, bloom_agg(i8, 5000, 0.001) FROM t_dist GROUP BY grp" > $TL_
 explain "SELECT k, bloom_agg(u) FROM t_dist GROUP BY k" > $TL_OUT/explain-groupk.txt
 explain "SELECT count(*) FROM t_dist b WHERE bloom_contains((SELECT bloom_agg(k) FROM t_dist WHERE grp = 3), b.k)" \
     > $TL_OUT/explain-join.txt
+explain "SELECT bloom_union_agg(f) FROM sat_dist" > $TL_OUT/explain-union.txt
 grep -m1 -E 'worker_(binary_)?partial_agg\(.*bloom_agg\(text\)' $TL_OUT/explain-agg.txt &&
     grep -m1 -E 'Output: coord_(binary_)?combine_agg\(' $TL_OUT/explain-agg.txt &&
     pass "bloom_agg(text) runs on the shards (worker_partial_agg; Citus 14: worker_binary_partial_agg), combined on the coordinator" ||
@@ -149,6 +172,10 @@ grep -m1 -E 'worker_(binary_)?partial_agg\(.*bloom_agg\(text\)' $TL_OUT/explain-
 grep -m1 -E 'worker_(binary_)?partial_agg\(.*bloom_agg\(bigint,bigint,double precision\)' $TL_OUT/explain-fixed.txt &&
     pass "bloom_agg(x, capacity, fpr) GROUP BY a non-distribution column runs on the shards" ||
     { cat $TL_OUT/explain-fixed.txt; fail "EXPLAIN of the 3-argument form shows no pushdown"; }
+grep -m1 -E 'worker_(binary_)?partial_agg\(.*bloom_union_agg\(public.bloom\)' $TL_OUT/explain-union.txt &&
+    grep -m1 -E 'Output: coord_(binary_)?combine_agg\(' $TL_OUT/explain-union.txt &&
+    pass "bloom_union_agg runs on the shards, its states combined on the coordinator" ||
+    { cat $TL_OUT/explain-union.txt; fail "EXPLAIN of bloom_union_agg on sat_dist shows no pushdown"; }
 grep -m1 -E 'Query: SELECT k, public.bloom_agg\(u\)' $TL_OUT/explain-groupk.txt &&
     pass "GROUP BY the distribution column: the whole bloom_agg runs on the shards" ||
     { cat $TL_OUT/explain-groupk.txt; fail "EXPLAIN of GROUP BY k shows no full pushdown"; }

@@ -86,3 +86,40 @@ FROM (SELECT grp, fmgr_combine_agg('bloom_agg(text)', s) AS c
       FROM (SELECT g % 5 AS grp, g % 3 AS shard, fmgr_partial_agg('bloom_agg(text)', t) AS s FROM v GROUP BY 1, 2) p
       GROUP BY grp) d
 JOIN (SELECT g % 5 AS grp, bloom_agg(t)::text AS l FROM v GROUP BY 1) q USING (grp);
+
+-- bloom_union_agg as Citus runs it (its transition on the shards, its
+-- combine on the coordinator) follows the rule the local aggregate does: a
+-- union that saturates where none of its members was is refused (54000),
+-- here from four shards' states each far from saturation.
+\i :abs_srcdir/../sqlstate_of.sql
+CREATE TABLE sat AS
+SELECT i AS id, bloom_agg(v, 1000, 0.01) AS f
+FROM generate_series(1, 101) i, generate_series(i * 80, i * 80 + 79) v GROUP BY i;
+CREATE TABLE sat_shards AS
+SELECT id % 4 AS shard, fmgr_partial_agg('bloom_union_agg(bloom)', f) AS s FROM sat GROUP BY 1;
+SELECT shard, (bloom_info(s::bloom)).est_fpr < 0.1 AS far_from_saturation FROM sat_shards ORDER BY shard;
+SELECT sqlstate_of('SELECT bloom_union_agg(f) FROM sat') AS local,
+       sqlstate_of($$SELECT fmgr_combine_agg('bloom_union_agg(bloom)', s) FROM sat_shards$$) AS coordinator,
+       sqlstate_of($$SELECT fmgr_partial_agg('bloom_union_agg(bloom)', f) FROM sat$$) AS one_shard;
+-- a saturated member is allowed, on a shard as locally
+INSERT INTO sat SELECT 1000, bloom_agg(v, 1000, 0.01) FROM generate_series(1, 20000) v;
+SELECT fmgr_combine_agg('bloom_union_agg(bloom)', s ORDER BY shard)::bloom
+       = (SELECT bloom_union_agg(f) FROM sat WHERE id % 10 = 0) AS saturated_member
+FROM (SELECT id % 4 AS shard, fmgr_partial_agg('bloom_union_agg(bloom)', f) AS s
+      FROM sat WHERE id % 10 = 0 GROUP BY 1) p;
+-- The fixed-size bloom_agg fills one filter however full: shards' states
+-- each far from saturation whose union saturates are combined, as the
+-- local aggregate fills one filter; states of different sizes are refused
+-- as the local transition refuses rows of different sizes.
+CREATE TABLE sat_fixed AS
+SELECT g % 4 AS shard,
+       fmgr_partial_agg('bloom_agg(int4,int8,float8)', g, 1000::int8, 0.01::float8) AS s,
+       fmgr_partial_agg('bloom_agg(int4,int8,float8)', g, (1000 * (1 + g % 4 / 3))::int8, 0.01::float8) AS s_sizes
+FROM generate_series(1, 8000) g GROUP BY 1;
+SELECT bool_and((bloom_info(s::bloom)).est_fpr < 0.1) AS far_from_saturation,
+       (bloom_info(fmgr_combine_agg('bloom_agg(int4,int8,float8)', s)::bloom)).est_fpr >= 0.5 AS union_saturated,
+       fmgr_combine_agg('bloom_agg(int4,int8,float8)', s)::bloom
+       = (SELECT bloom_agg(g, 1000, 0.01) FROM generate_series(1, 8000) g) AS same_as_local
+FROM sat_fixed;
+SELECT sqlstate_of('SELECT bloom_agg(g, (1000 * (1 + g % 4 / 3))::int8, 0.01) FROM generate_series(1, 8000) g') AS local,
+       sqlstate_of($$SELECT fmgr_combine_agg('bloom_agg(int4,int8,float8)', s_sizes) FROM sat_fixed$$) AS coordinator;
