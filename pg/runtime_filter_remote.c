@@ -340,7 +340,8 @@ bloom_runtime_note_remote(InjectContext *cx, HashJoin *hj, Target *target, bool 
 	(void) find_relation_walker((Node *) cx->parse, &fr);
 	if (fr.count != 1 || fr.level->commandType != CMD_SELECT || fr.level->jointree == NULL ||
 		!in_inner_position((Node *) fr.level->jointree, fr.rti) ||
-		!filters_before_rows_are_kept(fr.level) || !remote_query_is_plain(fs))
+		!filters_before_rows_are_kept(fr.level) || !remote_query_is_plain(fs) ||
+		!bloom_runtime_remote_names_match(cx, rte->relid, var->varattno))
 		return;
 	cand = palloc0(sizeof(RemoteCandidate));
 	cand->relid = rte->relid;
