@@ -123,7 +123,7 @@ class Generator:
         base = f'SELECT id, {key} AS key, v, g FROM {t}'
         n = r.choice([1, 10, 100, 1000, 5000])
         m = r.choice([0, 5, 500, 11000, 19990])
-        shape = r.choice(['table', 'table', 'table', 'where', 'limit', 'limit', 'offset',
+        shape = r.choice(['table', 'table', 'table', 'table', 'where', 'where', 'limit', 'limit', 'offset',
                           'limit_offset', 'nested_limit', 'limit_where', 'ties', 'distinct_on_key',
                           'distinct_on_other', 'window_rank', 'window_count', 'group_key',
                           'group_having', 'group_other', 'distinct', 'union_all', 'union',
@@ -198,9 +198,14 @@ class Generator:
         sd, sd0 = sel.format(a='d'), sel.format(a='d0')
         pk = f'p.{key}'
         dk = f'd.{dkey}' if '::' not in dkey else f'(d.{dkey})'
-        shape = self.shape = r.choice(['inner', 'inner', 'inner', 'inner_agg', 'three', 'semi_in', 'semi_exists',
-                          'anti_exists', 'not_in', 'left', 'right', 'full', 'dim_left',
-                          'limit_above', 'semi_in_sub', 'join_in_sub'])
+        shape = self.shape = r.choice(['inner', 'inner', 'inner', 'inner', 'inner_agg', 'three',
+                                       'semi_in', 'semi_in', 'semi_exists', 'semi_exists',
+                                       'anti_exists', 'not_in', 'left', 'right', 'full', 'dim_left',
+                                       'limit_above', 'semi_in_sub', 'join_in_sub', 'two_facts'])
+        if shape == 'two_facts':
+            src2, key2 = self.fact(fkey)
+            return (f'SELECT count(*), sum(p.v), sum(q.v) FROM {src} p JOIN {src2} q ON {pk} = q.{key2} '
+                    f'JOIN {d} d ON q.{key2} = {dk} WHERE {sd}')
         if shape == 'inner':
             return f'SELECT p.id, {pk}, p.v, d.did, d.x FROM {src} p JOIN {d} d ON {pk} = {dk} WHERE {sd}'
         if shape == 'inner_agg':
