@@ -16,6 +16,13 @@
  * placeholder anywhere but in a foreign scan, the first plan (without the
  * remote filter) is used.
  *
+ * The condition goes only where it drops just the rows it rejects: not in
+ * a query level with a LIMIT, OFFSET, window or DISTINCT ON, and only into
+ * a remote query that reads one table and does nothing after its WHERE but
+ * sort (postgres_fdw pushes a LIMIT into the scan of a table); and only for
+ * a server that knows the extension's objects by their local names
+ * (runtime_filter_remote_schema.c).
+ *
  * Canonical filters are made only where the canonical hash follows the
  * join's equality whatever the two sides' types: integers (int2, int4,
  * int8 in any mix), numeric, float4 and float8 (in any mix), bool, oid,
