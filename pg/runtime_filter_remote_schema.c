@@ -13,8 +13,9 @@
  * the filter's condition.  The answer is kept per server, user and local
  * schema for the life of the session, and forgotten when a server or user
  * mapping changes.  An error other than a missing name (the remote table
- * is a view, no privilege, the server is down) is not kept: no filter for
- * this query.
+ * is a view, without ctid; no privilege; the server is down) means no
+ * filter for that foreign table, kept for it alone: another table of the
+ * server may still ask.
  */
 #include "bloomfilter.h"
 #include "runtime_filter.h"
@@ -39,6 +40,7 @@ typedef struct RemoteNamesKey
 	Oid			server;
 	Oid			user;
 	Oid			schema;			/* the local extension's */
+	Oid			relid;			/* 0, or the table whose scan could not ask */
 } RemoteNamesKey;
 
 typedef struct RemoteNamesEntry
@@ -165,6 +167,10 @@ bloom_runtime_remote_names_match(InjectContext *cx, Oid relid, AttrNumber attno)
 	entry = hash_search(known_table(), &key, HASH_FIND, &found);
 	if (found)
 		return entry->match;
+	key.relid = relid;
+	(void) hash_search(known_table(), &key, HASH_FIND, &found);
+	if (found)
+		return false;
 	asking = true;
 	PG_TRY();
 	{
@@ -175,8 +181,8 @@ bloom_runtime_remote_names_match(InjectContext *cx, Oid relid, AttrNumber attno)
 		asking = false;
 	}
 	PG_END_TRY();
-	if (answer < 0)
-		return false;
+	if (answer >= 0)
+		key.relid = InvalidOid;
 	entry = hash_search(known_table(), &key, HASH_ENTER, &found);
 	entry->match = answer == 1;
 	return entry->match;

@@ -208,6 +208,24 @@ else
     fail "extension in another schema on the remote: an error, another answer than $expected, or a filter in the wrong query"
 fi
 
+# A foreign table over a remote view (no ctid, so the scan that asks for
+# the names fails): no remote filter for it, the same answer, and another
+# table of that server still gets its filter in the same session.
+pgc_psql remote -c "CREATE VIEW fa_view AS SELECT * FROM fa" || fail "remote view"
+pgc_psql local -c "CREATE FOREIGN TABLE fa_view_r (id int, k4 int) SERVER warehouse OPTIONS (table_name 'fa_view')" ||
+    fail "foreign table over the remote view"
+q_view="SELECT count(*) FROM fa_view_r s JOIN dim_m d ON s.k4 = d.k4 WHERE d.sel"
+auto -c "$q_view" -c "EXPLAIN (VERBOSE, COSTS OFF) $q_view" -c "EXPLAIN (VERBOSE, COSTS OFF) $q" \
+    > $TL_OUT/view.txt 2>&1
+cat $TL_OUT/view.txt
+expected=$(auto -c "SET bloomfilter.runtime_filter = off" -c "$q_view")
+if [ -n "$expected" ] && [ "$(head -n 1 $TL_OUT/view.txt)" = "$expected" ] && ! grep -q 'ERROR' $TL_OUT/view.txt &&
+   [ "$(grep -c 'bloom_contains(\$1::public.bloom, k4)' $TL_OUT/view.txt)" -eq 1 ]; then
+    pass "a foreign table over a remote view: $expected rows, no remote filter; the server's other table keeps its own"
+else
+    fail "a foreign table over a remote view: an error, another answer than $expected, or a filter in the wrong query"
+fi
+
 # A filter larger than the type allows (its text form would pass the 1 GB
 # protocol limit): refused when it is made, before anything is sent, and the
 # connection survives.
