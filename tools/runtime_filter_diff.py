@@ -74,6 +74,65 @@ KEYS = [('k4', 'k4'), ('k4', 'k8'), ('k8', 'k8'), ('k8', 'k4'), ('kn', 'kn'),
         ('k4', 'kn'), ('kt', 'kt'), ('k4::int8', 'k8'), ('k4', 'k4::int8')]
 
 
+# The facts as subqueries with columns (id, key, v, g): base is the table
+# with its key, n and m a LIMIT and an OFFSET, as Generator.fact fills them in.
+FACT_SHAPES = {
+    'where': '({base} WHERE v < {w})',
+    'limit': '({base} ORDER BY id LIMIT {n})',
+    'offset': '({base} ORDER BY id OFFSET {m})',
+    'limit_offset': '({base} ORDER BY id LIMIT {n} OFFSET {m})',
+    'nested_limit': '(SELECT * FROM ({base}) x ORDER BY id LIMIT {n})',
+    'limit_where': '({base} WHERE v % 3 <> 1 ORDER BY id DESC LIMIT {n})',
+    'ties': '({base} ORDER BY v FETCH FIRST {n} ROWS WITH TIES)',
+    'distinct_on_key': '(SELECT DISTINCT ON (key) * FROM ({base}) x ORDER BY key, id)',
+    'distinct_on_other': '(SELECT DISTINCT ON (g) * FROM ({base}) x ORDER BY g, id)',
+    'window_rank': ('(SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY {part} ORDER BY id) AS rn '
+                    'FROM ({base}) x) w WHERE rn <= {rn})'),
+    'window_count': '(SELECT id, key, (count(*) OVER (PARTITION BY g))::int4 AS v, g FROM ({base}) x)',
+    'group_key': '(SELECT min(id) AS id, key, sum(v)::int4 AS v, count(*)::int4 AS g FROM ({base}) x GROUP BY key)',
+    'group_having': ('(SELECT min(id) AS id, key, count(*)::int4 AS v, max(g) AS g '
+                     'FROM ({base}) x GROUP BY key HAVING count(*) > {c})'),
+    'group_other': '(SELECT min(id) AS id, max(key) AS key, count(*)::int4 AS v, g FROM ({base}) x GROUP BY g)',
+    'distinct': '(SELECT DISTINCT 0 AS id, key, 0 AS v, g FROM ({base}) x)',
+    'union_all': '({base} WHERE v < 600 UNION ALL SELECT id + 100000, {key}, v, g FROM {t2})',
+    'union_all_limit': ('({base} WHERE v < 600 UNION ALL '
+                        'SELECT id + 100000, {key}, v, g FROM {t2} ORDER BY 1 LIMIT {n10})'),
+    'union': '(SELECT 0 AS id, key, g AS v, g FROM ({base}) x UNION SELECT 1, {key}, g, g FROM {t2})',
+    'except': ('(SELECT 0 AS id, key, 0 AS v, 0 AS g FROM ({base}) x '
+               'EXCEPT SELECT 0, {key}, 0, 0 FROM {t2} WHERE v < 100)'),
+    'limit_above_filter': '(SELECT * FROM ({base}) x WHERE key IS NOT NULL ORDER BY id LIMIT {n} OFFSET {m100})',
+    'order_only': '({base} ORDER BY key, id)',
+}
+
+# The joins: p a fact (key pk), d a dimension (key dk, selection sd; sd0 in
+# a subquery d0), as Generator.query fills them in.
+JOINS = {
+    'inner': 'SELECT p.id, {pk}, p.v, d.did, d.x FROM {src} p JOIN {d} d ON {pk} = {dk} WHERE {sd}',
+    'inner_agg': ('SELECT d.x, count(*), sum(p.v), count(DISTINCT p.id) FROM {src} p JOIN {d} d '
+                  'ON {pk} = {dk} WHERE {sd} GROUP BY d.x'),
+    'three': ('SELECT p.id, p.v, d.did, e.did FROM {src} p JOIN {d} d ON {pk} = {dk} '
+              'JOIN {d2} e ON p.v = e.k4 WHERE {sd} AND {se}'),
+    'two_facts': ('SELECT count(*), sum(p.v), sum(q.v) FROM {src} p JOIN {src2} q ON {pk} = q.{key2} '
+                  'JOIN {d} d ON q.{key2} = {dk} WHERE {sd}'),
+    'semi_in': 'SELECT p.id, {pk}, p.v FROM {src} p WHERE {pk} IN (SELECT {dk} FROM {d} d WHERE {sd})',
+    'semi_exists': 'SELECT p.id, {pk}, p.v FROM {src} p WHERE EXISTS (SELECT 1 FROM {d} d WHERE {dk} = {pk} AND {sd})',
+    'anti_exists': ('SELECT p.id, {pk}, p.v FROM {src} p WHERE NOT EXISTS '
+                    '(SELECT 1 FROM {d} d WHERE {dk} = {pk} AND {sd})'),
+    'not_in': ('SELECT p.id, {pk}, p.v FROM {src} p WHERE {pk} NOT IN '
+               '(SELECT {dk} FROM {d} d WHERE {sd} AND {dk} IS NOT NULL)'),
+    'left': 'SELECT p.id, {pk}, d.did FROM {src} p LEFT JOIN {d} d ON {pk} = {dk} AND {sd}',
+    'right': 'SELECT p.id, {pk}, d.did FROM {src} p RIGHT JOIN (SELECT * FROM {d} d0 WHERE {sd0}) d ON {pk} = {dk}',
+    'full': 'SELECT p.id, {pk}, d.did FROM {src} p FULL JOIN (SELECT * FROM {d} d0 WHERE {sd0}) d ON {pk} = {dk}',
+    'dim_left': 'SELECT d.did, p.id FROM (SELECT * FROM {d} d0 WHERE {sd0}) d LEFT JOIN {src} p ON {pk} = {dk}',
+    'limit_above': ('SELECT * FROM (SELECT p.id, {pk}, d.did FROM {src} p JOIN {d} d ON {pk} = {dk} '
+                    'WHERE {sd} ORDER BY p.id, d.did LIMIT {n}) q'),
+    'semi_in_sub': ('SELECT count(*), sum(v) FROM (SELECT p.* FROM {src} p WHERE {pk} IN '
+                    '(SELECT {dk} FROM {d} d WHERE {sd}) ORDER BY p.id LIMIT 200) q'),
+    'join_in_sub': ('SELECT q.id, e.did FROM (SELECT p.id, p.v FROM {src} p JOIN {d} d ON {pk} = {dk} '
+                    'WHERE {sd}) q JOIN dv e ON q.v = e.k4 WHERE e.s2'),
+}
+
+
 def connect(port):
     conn = psycopg2.connect(host='127.0.0.1', port=port, user='postgres', dbname='postgres',
                             options='-c session_preload_libraries=bloomfilter -c statement_timeout=60000')
@@ -130,56 +189,19 @@ class Generator:
                           'limit_above_filter', 'order_only', 'except'])
         if shape == 'table':
             return t, key
+        fill = {'base': base, 'key': key, 'n': n, 'm': m, 'm100': m % 100}
         if shape == 'where':
-            return f'({base} WHERE v < {r.choice([10, 500, 990])})', 'key'
-        if shape == 'limit':
-            return f'({base} ORDER BY id LIMIT {n})', 'key'
-        if shape == 'offset':
-            return f'({base} ORDER BY id OFFSET {m})', 'key'
-        if shape == 'limit_offset':
-            return f'({base} ORDER BY id LIMIT {n} OFFSET {m})', 'key'
-        if shape == 'nested_limit':
-            return f'(SELECT * FROM ({base}) x ORDER BY id LIMIT {n})', 'key'
-        if shape == 'limit_where':
-            return f'({base} WHERE v % 3 <> 1 ORDER BY id DESC LIMIT {n})', 'key'
-        if shape == 'ties':
-            return f'({base} ORDER BY v FETCH FIRST {n} ROWS WITH TIES)', 'key'
-        if shape == 'distinct_on_key':
-            return f'(SELECT DISTINCT ON (key) * FROM ({base}) x ORDER BY key, id)', 'key'
-        if shape == 'distinct_on_other':
-            return f'(SELECT DISTINCT ON (g) * FROM ({base}) x ORDER BY g, id)', 'key'
-        if shape == 'window_rank':
-            part = r.choice(['key', 'g'])
-            return (f'(SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY {part} ORDER BY id) AS rn '
-                    f'FROM ({base}) x) w WHERE rn <= {r.choice([1, 2, 5])})', 'key')
-        if shape == 'window_count':
-            return (f'(SELECT id, key, (count(*) OVER (PARTITION BY g))::int4 AS v, g FROM ({base}) x)', 'key')
-        if shape == 'group_key':
-            return (f'(SELECT min(id) AS id, key, sum(v)::int4 AS v, count(*)::int4 AS g '
-                    f'FROM ({base}) x GROUP BY key)', 'key')
-        if shape == 'group_having':
-            return (f'(SELECT min(id) AS id, key, count(*)::int4 AS v, max(g) AS g '
-                    f'FROM ({base}) x GROUP BY key HAVING count(*) > {r.choice([1, 3, 40])})', 'key')
-        if shape == 'group_other':
-            return (f'(SELECT min(id) AS id, max(key) AS key, count(*)::int4 AS v, g '
-                    f'FROM ({base}) x GROUP BY g)', 'key')
-        if shape == 'distinct':
-            return f'(SELECT DISTINCT 0 AS id, key, 0 AS v, g FROM ({base}) x)', 'key'
-        if shape == 'union_all':
-            t2 = self.fact_table()
-            return (f'({base} WHERE v < 600 UNION ALL '
-                    f'SELECT id + 100000, {key}, v, g FROM {t2} ORDER BY 1 LIMIT {max(n, 10)})'
-                    if r.random() < 0.3 else
-                    f'({base} WHERE v < 600 UNION ALL SELECT id + 100000, {key}, v, g FROM {t2})', 'key')
-        if shape == 'union':
-            t2 = self.fact_table()
-            return f'(SELECT 0 AS id, key, g AS v, g FROM ({base}) x UNION SELECT 1, {key}, g, g FROM {t2})', 'key'
-        if shape == 'except':
-            t2 = self.fact_table()
-            return f'(SELECT 0 AS id, key, 0 AS v, 0 AS g FROM ({base}) x EXCEPT SELECT 0, {key}, 0, 0 FROM {t2} WHERE v < 100)', 'key'
-        if shape == 'limit_above_filter':
-            return f'(SELECT * FROM ({base}) x WHERE key IS NOT NULL ORDER BY id LIMIT {n} OFFSET {m % 100})', 'key'
-        return f'({base} ORDER BY key, id)', 'key'
+            fill['w'] = r.choice([10, 500, 990])
+        elif shape == 'window_rank':
+            fill['part'] = r.choice(['key', 'g'])
+            fill['rn'] = r.choice([1, 2, 5])
+        elif shape == 'group_having':
+            fill['c'] = r.choice([1, 3, 40])
+        elif shape in ('union_all', 'union', 'except'):
+            fill['t2'] = self.fact_table()
+            if shape == 'union_all' and r.random() < 0.3:
+                shape, fill['n10'] = 'union_all_limit', max(n, 10)
+        return FACT_SHAPES[shape].format(**fill), 'key'
 
     def dim(self):
         """A dimension source and a selection on it."""
@@ -202,50 +224,16 @@ class Generator:
                                        'semi_in', 'semi_in', 'semi_exists', 'semi_exists',
                                        'anti_exists', 'not_in', 'left', 'right', 'full', 'dim_left',
                                        'limit_above', 'semi_in_sub', 'join_in_sub', 'two_facts'])
+        extra = {}
         if shape == 'two_facts':
             src2, key2 = self.fact(fkey)
-            return (f'SELECT count(*), sum(p.v), sum(q.v) FROM {src} p JOIN {src2} q ON {pk} = q.{key2} '
-                    f'JOIN {d} d ON q.{key2} = {dk} WHERE {sd}')
-        if shape == 'inner':
-            return f'SELECT p.id, {pk}, p.v, d.did, d.x FROM {src} p JOIN {d} d ON {pk} = {dk} WHERE {sd}'
-        if shape == 'inner_agg':
-            return (f'SELECT d.x, count(*), sum(p.v), count(DISTINCT p.id) FROM {src} p JOIN {d} d '
-                    f'ON {pk} = {dk} WHERE {sd} GROUP BY d.x')
-        if shape == 'three':
+            extra = {'src2': src2, 'key2': key2}
+        elif shape == 'three':
             d2, sel2 = self.dim()
-            se = sel2.format(a='e')
-            return (f'SELECT p.id, p.v, d.did, e.did FROM {src} p JOIN {d} d ON {pk} = {dk} '
-                    f'JOIN {d2} e ON p.v = e.k4 WHERE {sd} AND {se}')
-        if shape == 'semi_in':
-            return f'SELECT p.id, {pk}, p.v FROM {src} p WHERE {pk} IN (SELECT {dk} FROM {d} d WHERE {sd})'
-        if shape == 'semi_exists':
-            return (f'SELECT p.id, {pk}, p.v FROM {src} p WHERE EXISTS '
-                    f'(SELECT 1 FROM {d} d WHERE {dk} = {pk} AND {sd})')
-        if shape == 'anti_exists':
-            return (f'SELECT p.id, {pk}, p.v FROM {src} p WHERE NOT EXISTS '
-                    f'(SELECT 1 FROM {d} d WHERE {dk} = {pk} AND {sd})')
-        if shape == 'not_in':
-            return (f'SELECT p.id, {pk}, p.v FROM {src} p WHERE {pk} NOT IN '
-                    f'(SELECT {dk} FROM {d} d WHERE {sd} AND {dk} IS NOT NULL)')
-        if shape == 'left':
-            return f'SELECT p.id, {pk}, d.did FROM {src} p LEFT JOIN {d} d ON {pk} = {dk} AND {sd}'
-        if shape == 'right':
-            return (f'SELECT p.id, {pk}, d.did FROM {src} p RIGHT JOIN (SELECT * FROM {d} d0 WHERE {sd0}) d '
-                    f'ON {pk} = {dk}')
-        if shape == 'full':
-            return (f'SELECT p.id, {pk}, d.did FROM {src} p FULL JOIN (SELECT * FROM {d} d0 WHERE {sd0}) d '
-                    f'ON {pk} = {dk}')
-        if shape == 'dim_left':
-            return (f'SELECT d.did, p.id FROM (SELECT * FROM {d} d0 WHERE {sd0}) d LEFT JOIN {src} p '
-                    f'ON {pk} = {dk}')
-        if shape == 'limit_above':
-            return (f'SELECT * FROM (SELECT p.id, {pk}, d.did FROM {src} p JOIN {d} d ON {pk} = {dk} '
-                    f'WHERE {sd} ORDER BY p.id, d.did LIMIT {r.choice([1, 50, 3000])}) q')
-        if shape == 'semi_in_sub':
-            return (f'SELECT count(*), sum(v) FROM (SELECT p.* FROM {src} p WHERE {pk} IN '
-                    f'(SELECT {dk} FROM {d} d WHERE {sd}) ORDER BY p.id LIMIT 200) q')
-        return (f'SELECT q.id, e.did FROM (SELECT p.id, p.v FROM {src} p JOIN {d} d ON {pk} = {dk} '
-                f'WHERE {sd}) q JOIN dv e ON q.v = e.k4 WHERE e.s2')
+            extra = {'d2': d2, 'se': sel2.format(a='e')}
+        elif shape == 'limit_above':
+            extra = {'n': r.choice([1, 50, 3000])}
+        return JOINS[shape].format(src=src, pk=pk, dk=dk, d=d, sd=sd, sd0=sd0, **extra)
 
     def settings(self):
         r = self.rng
