@@ -94,7 +94,8 @@ asking_query(Oid relid, AttrNumber attno, Oid schema)
 
 	initStringInfo(&sql);
 	appendStringInfo(&sql,
-					 "SELECT 1 FROM ONLY %s t WHERE t.ctid = '(0,0)'::pg_catalog.tid AND %s(%s(2, 0.5), t.%s)",
+					 "SELECT 1 FROM ONLY %s t WHERE t.ctid OPERATOR(pg_catalog.=) '(0,0)'::pg_catalog.tid"
+					 " AND %s(%s(2::pg_catalog.int8, 0.5::pg_catalog.float8), t.%s)",
 					 quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
 												get_rel_name(relid)),
 					 quote_qualified_identifier(nsp, "bloom_contains"),
