@@ -18,7 +18,9 @@
 # Remote filters never in a remote query that keeps some of its rows (a
 # pushed-down LIMIT or OFFSET, under DISTINCT ON or a window): the same
 # answers as with the filters off.  A remote server with the extension in
-# another schema: the join works with the filter on (and gets none).
+# another schema: the join works with the filter on (and gets none); a
+# foreign table over a remote view (no ctid to ask with): none for it, while
+# the server's other tables keep theirs.
 # Printed, not asserted: rows, bytes and time of the joins.
 # Ends with "fdw: N passed, M failed" and exits non-zero on any failure.
 set -u
