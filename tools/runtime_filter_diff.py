@@ -20,7 +20,10 @@ tables) and fdw (mostly the foreign tables).
 Connects as postgres to 127.0.0.1 (tools/pgclusters.sh's servers).  Prints
 one line per mode and seed ("ok - " or "FAILED - ", with the counts), every
 difference in full, and "runtime-filter-diff-counts: queries Q, local
-filter F, remote filter R, differences D, errors E".
+filter F, remote filter R, differences D, errors E, timeouts T".  An error
+fails (printed with its query), but for statement_timeout both ways (a
+slow query on a loaded machine is no wrong answer; one way alone is a
+difference).
 """
 import random
 import sys
@@ -275,12 +278,12 @@ def explain(cur, sql):
 def main():
     local = setup()
     cur = local.cursor()
-    total = {'queries': 0, 'local': 0, 'remote': 0, 'differences': 0, 'errors': 0}
+    total = {'queries': 0, 'local': 0, 'remote': 0, 'differences': 0, 'errors': 0, 'timeouts': 0}
     failed = False
     for seed, mode in ((seed, mode) for seed in SEEDS for mode in MODES):
         rng = random.Random(f'{seed}-{mode}')
         gen = Generator(rng, mode)
-        counts = {'queries': 0, 'local': 0, 'remote': 0, 'differences': 0, 'errors': 0}
+        counts = {'queries': 0, 'local': 0, 'remote': 0, 'differences': 0, 'errors': 0, 'timeouts': 0}
         for i in range(QUERIES):
             sql = gen.query()
             for name, value in gen.settings().items():
@@ -297,7 +300,10 @@ def main():
                 if any('Runtime Filter' in line and '(remote)' not in line for line in text.splitlines()):
                     counts['local'] += 1
             if on_err or off_err:
-                counts['errors'] += 1
+                timed_out = on_err and off_err and on_err[0] == off_err[0] == '57014'
+                counts['timeouts' if timed_out else 'errors'] += 1
+                print(f'{"timeout" if timed_out else "error"} ({mode}, seed {seed}, query {i}): {sql}')
+                print(f'  off: {off_err}; on: {on_err}')
             if on != off or (on_err is None) != (off_err is None) or err:
                 counts['differences'] += 1
                 print(f'difference ({mode}, seed {seed}, query {i}): {sql}')
@@ -310,11 +316,13 @@ def main():
         failed |= not ok
         print(f"{'ok' if ok else 'FAILED'} - {mode}, seed {seed}: {counts['queries']} random joins, "
               f"{counts['local']} with a local filter, {counts['remote']} with a remote filter, "
-              f"{counts['differences']} differences, {counts['errors']} errors", flush=True)
+              f"{counts['differences']} differences, {counts['errors']} errors, {counts['timeouts']} timeouts",
+              flush=True)
         for k in total:
             total[k] += counts[k]
     print(f"runtime-filter-diff-counts: queries {total['queries']}, local filter {total['local']}, "
-          f"remote filter {total['remote']}, differences {total['differences']}, errors {total['errors']}")
+          f"remote filter {total['remote']}, differences {total['differences']}, errors {total['errors']}, "
+          f"timeouts {total['timeouts']}")
     return 1 if failed else 0
 
 
