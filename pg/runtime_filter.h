@@ -15,6 +15,9 @@
  *   runtime_filter_trace.c  traces a join's keys down to the scans
  *   runtime_filter_remote.c the postgres_fdw case (the filter as a
  *                           parameter of the remote query)
+ *   runtime_filter_remote_schema.c
+ *                           whether the remote server knows the
+ *                           extension's objects by their local names
  *   runtime_filter_build.c  the build node (Custom Scan BloomFilterBuild)
  *   runtime_filter_probe.c  the probe: the batched probe scan (Custom Scan
  *                           BloomBatchedProbe) in runtime mode

@@ -1,5 +1,5 @@
 /*
- * runtime_filter_plan.h - what the three files that place runtime filters in
+ * runtime_filter_plan.h - what the files that place runtime filters in
  * a plan share (runtime_filter.h has the overview):
  *
  *   runtime_filter_plan.c    the planner hook: walks the finished plan,
@@ -8,6 +8,9 @@
  *                            may be dropped
  *   runtime_filter_remote.c  postgres_fdw: the remote filters' candidates,
  *                            the second planning's placeholders
+ *   runtime_filter_remote_schema.c
+ *                            whether a remote server knows the extension's
+ *                            objects by their local names
  */
 #ifndef BLOOMFILTER_RUNTIME_FILTER_PLAN_H
 #define BLOOMFILTER_RUNTIME_FILTER_PLAN_H
@@ -91,6 +94,13 @@ extern void bloom_runtime_add_placeholders(InjectContext *cx);
 /* Make each placeholder of the second plan its filter's parameter, or NULL;
  * false if one is left anywhere else (that plan is then not used). */
 extern bool bloom_runtime_resolve_placeholders(InjectContext *cx, PlannedStmt *stmt);
+
+/* ---- runtime_filter_remote_schema.c ---- */
+
+/* Whether the server of foreign table relid knows the extension's objects by
+ * their local names (postgres_fdw sends them so), asked once through a scan
+ * of its column attno that reads no row. */
+extern bool bloom_runtime_remote_names_match(InjectContext *cx, Oid relid, AttrNumber attno);
 
 BLOOM_HIDDEN_END
 

@@ -16,6 +16,13 @@
  * placeholder anywhere but in a foreign scan, the first plan (without the
  * remote filter) is used.
  *
+ * The condition goes only where it drops just the rows it rejects: not in
+ * a query level with a LIMIT, OFFSET, window or DISTINCT ON, and only into
+ * a remote query that reads one table and does nothing after its WHERE but
+ * sort (postgres_fdw pushes a LIMIT into the scan of a table); and only for
+ * a server that knows the extension's objects by their local names
+ * (runtime_filter_remote_schema.c).
+ *
  * Canonical filters are made only where the canonical hash follows the
  * join's equality whatever the two sides' types: integers (int2, int4,
  * int8 in any mix), numeric, float4 and float8 (in any mix), bool, oid,
@@ -25,6 +32,8 @@
 #include "bloomfilter.h"
 #include "runtime_filter.h"
 #include "runtime_filter_plan.h"
+
+#include <ctype.h>
 
 #include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
@@ -137,6 +146,83 @@ remote_has_extension(Oid relid)
 	return false;
 }
 
+/*
+ * Whether a word of a remote query is one of the clauses that act after its
+ * WHERE (a LIMIT, an aggregate, a window, ...) or that read more than one
+ * table.  postgres_fdw writes keywords in capitals and quotes any name that
+ * is not all lower case, so a capital word outside quotes is a keyword.
+ */
+static bool
+acts_after_where(const char *word, int len)
+{
+	static const char *const words[] = {
+		"LIMIT", "OFFSET", "FETCH", "GROUP", "HAVING", "DISTINCT", "OVER", "WINDOW",
+		"UNION", "INTERSECT", "EXCEPT", "JOIN", "LATERAL", "TABLESAMPLE"
+	};
+
+	for (size_t i = 0; i < lengthof(words); i++)
+		if ((int) strlen(words[i]) == len && strncmp(word, words[i], len) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Whether the remote query of postgres_fdw's scan fs reads one table and
+ * does nothing after its WHERE but sort: only then does a condition in
+ * its WHERE drop just the rows it rejects.  postgres_fdw pushes a LIMIT or
+ * OFFSET into the scan of a table (the query's last step, with no node of
+ * its own in the local plan), and a filter in the WHERE of such a query
+ * would run before the LIMIT and let other rows in.  The query is the
+ * first item of the scan's fdw_private (postgres_fdw's layout on every
+ * major); read word by word outside quotes, one SELECT and none of the
+ * words above, or anything unexpected, and it is not plain.
+ */
+static bool
+remote_query_is_plain(ForeignScan *fs)
+{
+	const char *sql;
+	const char *p;
+	int			selects = 0;
+
+	if (fs->fdw_private == NIL || !IsA(linitial(fs->fdw_private), String))
+		return false;
+	sql = strVal(linitial(fs->fdw_private));
+	for (p = sql; *p != '\0';)
+	{
+		if (*p == '\'' || *p == '"')
+		{
+			/* a literal or a quoted name; a doubled quote is one inside it */
+			char		quote = *p++;
+
+			for (;;)
+			{
+				if (*p == '\0')
+					return false;
+				if (*p++ == quote)
+				{
+					if (*p != quote)
+						break;
+					p++;
+				}
+			}
+		}
+		else if (isalpha((unsigned char) *p) || *p == '_')
+		{
+			const char *word = p;
+
+			while (isalnum((unsigned char) *p) || *p == '_' || *p == '$')
+				p++;
+			if (acts_after_where(word, (int) (p - word)))
+				return false;
+			if (p - word == 6 && strncmp(word, "SELECT", 6) == 0)
+				selects++;
+		}
+		else
+			p++;
+	}
+	return selects == 1 && strncmp(sql, "SELECT ", 7) == 0;
+}
+
 /* Whether rti is a relation of the query's FROM list that no outer join
  * nulls: a condition in WHERE on it restricts its scan, in any plan. */
 static bool
@@ -213,6 +299,19 @@ find_relation_walker(Node *node, FindRelation *fr)
 }
 
 /*
+ * Whether a condition in the WHERE of query level drops only the rows it
+ * rejects from what the level returns: not where a LIMIT, OFFSET, window
+ * or DISTINCT ON of the level chooses which rows are kept among those the
+ * WHERE lets through (dropping one lets another in).
+ */
+static bool
+filters_before_rows_are_kept(Query *level)
+{
+	return level->limitCount == NULL && level->limitOffset == NULL && !level->hasWindowFuncs &&
+		!level->hasDistinctOn && level->setOperations == NULL;
+}
+
+/*
  * First planning: whether the key of a foreign scan target could take a
  * remote filter; if so, note the candidate.  The foreign table must be
  * named once in the query (so that the scan of the plan is that one), in
@@ -247,7 +346,9 @@ bloom_runtime_note_remote(InjectContext *cx, HashJoin *hj, Target *target, bool 
 	fr.relid = rte->relid;
 	(void) find_relation_walker((Node *) cx->parse, &fr);
 	if (fr.count != 1 || fr.level->commandType != CMD_SELECT || fr.level->jointree == NULL ||
-		!in_inner_position((Node *) fr.level->jointree, fr.rti))
+		!in_inner_position((Node *) fr.level->jointree, fr.rti) ||
+		!filters_before_rows_are_kept(fr.level) || !remote_query_is_plain(fs) ||
+		!bloom_runtime_remote_names_match(cx, rte->relid, var->varattno))
 		return;
 	cand = palloc0(sizeof(RemoteCandidate));
 	cand->relid = rte->relid;
@@ -296,6 +397,7 @@ bloom_runtime_placed_remote(InjectContext *cx, Target *target)
 		FindPlaceholder fp = {c->placeholder};
 
 		if (c->relid == rte->relid && c->attno == var->varattno && c->paramid < 0 &&
+			remote_query_is_plain(fs) &&
 			(find_placeholder_walker((Node *) fs->fdw_exprs, &fp) ||
 			 find_placeholder_walker((Node *) fs->scan.plan.qual, &fp)))
 			return c;

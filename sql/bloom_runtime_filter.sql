@@ -363,6 +363,17 @@ UNION ALL
 SELECT 'remote, named twice', * FROM rf_same(
     'SELECT f.id, g.id FROM rf_fact_remote f JOIN rf_dim d ON d.k = f.k JOIN rf_fact_remote g ON g.id = f.id WHERE d.sel');
 DROP VIEW rf_remote_view;
+-- a remote query that keeps some of its rows: postgres_fdw pushes a LIMIT
+-- or OFFSET into the scan, where a filter would run before it; no remote
+-- filter there, and the same rows
+SELECT 'remote under LIMIT' AS q, * FROM rf_same(
+    'SELECT s.id FROM (SELECT * FROM rf_fact_remote ORDER BY id LIMIT 1000) s JOIN rf_dim d ON d.k = s.k WHERE d.sel')
+UNION ALL
+SELECT 'remote under LIMIT, a subquery pulled up', * FROM rf_same(
+    'SELECT s.id FROM (SELECT * FROM (SELECT * FROM rf_fact_remote) x ORDER BY id LIMIT 1000) s JOIN rf_dim d ON d.k = s.k WHERE d.sel')
+UNION ALL
+SELECT 'remote under LIMIT and OFFSET, IN', * FROM rf_same(
+    'SELECT s.id FROM (SELECT * FROM rf_fact_remote ORDER BY id LIMIT 2000 OFFSET 300) s WHERE s.k IN (SELECT k FROM rf_dim WHERE sel)');
 -- the plan without a hash join on the foreign table: no filter, no
 -- condition left behind
 SET enable_hashjoin = off;

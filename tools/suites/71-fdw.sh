@@ -15,6 +15,12 @@
 # plain join's remote SQL carries the runtime filter, the same answer, and
 # rows shipped between the matches and twice them (all of them with
 # bloomfilter.runtime_filter off).
+# Remote filters never in a remote query that keeps some of its rows (a
+# pushed-down LIMIT or OFFSET, under DISTINCT ON or a window): the same
+# answers as with the filters off.  A remote server with the extension in
+# another schema: the join works with the filter on (and gets none); a
+# foreign table over a remote view (no ctid to ask with): none for it, while
+# the server's other tables keep theirs.
 # Printed, not asserted: rows, bytes and time of the joins.
 # Ends with "fdw: N passed, M failed" and exits non-zero on any failure.
 set -u
@@ -127,6 +133,99 @@ if [ "${off_rows:-0}" -eq 1000000 ] && [ "${on_rows:-0}" -ge "${matches:-1}" ] &
     pass "automatic: rows shipped $on_rows, within the matches $matches and twice them (off: $off_rows)"
 else
     fail "automatic: rows shipped $on_rows for $matches matches (off: $off_rows)"
+fi
+
+# A remote filter only where dropping a row cannot let another in:
+# postgres_fdw pushes a LIMIT or OFFSET into the scan of a table (no Limit
+# node left in the local plan), and a filter in that remote query's WHERE
+# would run before the LIMIT.  Each join has the answer it has with the
+# filters off, and no bloom_contains in a remote query that limits its rows.
+pgc_psql remote <<'SQL' || fail "remote setup of the LIMIT joins"
+CREATE TABLE fa AS SELECT g AS id, (g * 7919) % 6000 AS k4 FROM generate_series(1, 60000) g;
+ANALYZE fa;
+SQL
+pgc_psql local <<'SQL' || fail "local setup of the LIMIT joins"
+CREATE FOREIGN TABLE fa_r (id int, k4 int) SERVER warehouse OPTIONS (table_name 'fa');
+CREATE TABLE dim_m AS SELECT g AS k4, g % 20 = 0 AS sel FROM generate_series(0, 5999) g;
+ANALYZE dim_m;
+SQL
+limited=(
+    "SELECT count(*) FROM (SELECT * FROM fa_r ORDER BY id LIMIT 1000) s JOIN dim_m d ON s.k4 = d.k4 WHERE d.sel"
+    "SELECT count(*) FROM (SELECT * FROM fa_r ORDER BY id OFFSET 59000) s JOIN dim_m d ON s.k4 = d.k4 WHERE d.sel"
+    "SELECT count(*) FROM (SELECT * FROM (SELECT * FROM fa_r) x ORDER BY id LIMIT 1000) s JOIN dim_m d ON s.k4 = d.k4 WHERE d.sel"
+    "SELECT count(*) FROM (SELECT * FROM fa_r ORDER BY id LIMIT 2000 OFFSET 500) s WHERE s.k4 IN (SELECT k4 FROM dim_m WHERE sel)"
+    "SELECT count(*) FROM (SELECT DISTINCT ON (id / 100) * FROM fa_r ORDER BY id / 100, id) s JOIN dim_m d ON s.k4 = d.k4 WHERE d.sel"
+    "SELECT count(*) FROM (SELECT *, row_number() OVER (ORDER BY id) AS rn FROM fa_r) s JOIN dim_m d ON s.k4 = d.k4 WHERE d.sel AND s.rn <= 1000"
+)
+for q in "${limited[@]}"; do
+    off=$(auto -c "SET bloomfilter.runtime_filter = off" -c "$q")
+    on=$(auto -c "$q")
+    auto -c "EXPLAIN (VERBOSE, COSTS OFF) $q" > $TL_OUT/explain-limited.txt
+    if [ -n "$off" ] && [ "$on" = "$off" ] &&
+       ! grep -E 'Remote SQL: .*bloom_contains.*(LIMIT|OFFSET)' $TL_OUT/explain-limited.txt; then
+        pass "a join over a remote query that keeps some of its rows: $on rows with the filters on and off ($q)"
+    else
+        cat $TL_OUT/explain-limited.txt
+        fail "a join over a remote query that keeps some of its rows: $on rows with the filters on, $off off ($q)"
+    fi
+done
+# The plain join of those tables still gets its remote filter.
+q="SELECT count(*) FROM fa_r s JOIN dim_m d ON s.k4 = d.k4 WHERE d.sel"
+auto -c "EXPLAIN (VERBOSE, COSTS OFF) $q" > $TL_OUT/explain-unlimited.txt
+if grep -q 'Remote SQL: .*bloom_contains(\$1::public.bloom, k4)' $TL_OUT/explain-unlimited.txt &&
+   [ "$(auto -c "$q")" = "$(auto -c "SET bloomfilter.runtime_filter = off" -c "$q")" ]; then
+    pass "the same join without the LIMIT: the remote filter, the same answer"
+else
+    cat $TL_OUT/explain-unlimited.txt
+    fail "the same join without the LIMIT: no remote filter, or another answer"
+fi
+
+# A remote server whose extension is in another schema than the local one:
+# postgres_fdw would send public.bloom_contains(\$1::public.bloom, ...), which
+# it rejects.  The join works with the filter on (no remote filter there),
+# and a server that knows the names still gets one in the same session.
+pgc_psql remote -c "CREATE DATABASE elsewhere" || fail "remote database elsewhere"
+pgc_psql remote -d elsewhere <<'SQL' || fail "remote setup of the other schema"
+CREATE SCHEMA bf;
+CREATE EXTENSION bloomfilter SCHEMA bf;
+CREATE TABLE fa AS SELECT g AS id, (g * 7919) % 6000 AS k4 FROM generate_series(1, 60000) g;
+ANALYZE fa;
+SQL
+pgc_psql local <<SQL || fail "local setup of the other schema"
+CREATE SERVER elsewhere FOREIGN DATA WRAPPER postgres_fdw
+    OPTIONS (host '127.0.0.1', port '$(pgc_port remote)', dbname 'elsewhere', extensions 'bloomfilter');
+CREATE USER MAPPING FOR CURRENT_USER SERVER elsewhere OPTIONS (user 'postgres');
+CREATE FOREIGN TABLE fa_elsewhere (id int, k4 int) SERVER elsewhere OPTIONS (table_name 'fa');
+SQL
+q_else="SELECT count(*) FROM fa_elsewhere s JOIN dim_m d ON s.k4 = d.k4 WHERE d.sel"
+auto -c "$q_else" -c "EXPLAIN (VERBOSE, COSTS OFF) $q_else" -c "$q" -c "EXPLAIN (VERBOSE, COSTS OFF) $q" \
+    > $TL_OUT/elsewhere.txt 2>&1
+cat $TL_OUT/elsewhere.txt
+expected=$(auto -c "SET bloomfilter.runtime_filter = off" -c "$q_else")
+if [ -n "$expected" ] && [ "$(head -n 1 $TL_OUT/elsewhere.txt)" = "$expected" ] &&
+   ! grep -q 'ERROR' $TL_OUT/elsewhere.txt &&
+   [ "$(grep -c 'bloom_contains(\$1::public.bloom, k4)' $TL_OUT/elsewhere.txt)" -eq 1 ]; then
+    pass "extension in another schema on the remote: the join gives $expected with the filter on (no remote filter); a server that knows the names keeps its own"
+else
+    fail "extension in another schema on the remote: an error, another answer than $expected, or a filter in the wrong query"
+fi
+
+# A foreign table over a remote view (no ctid, so the scan that asks for
+# the names fails): no remote filter for it, the same answer, and another
+# table of that server still gets its filter in the same session.
+pgc_psql remote -c "CREATE VIEW fa_view AS SELECT * FROM fa" || fail "remote view"
+pgc_psql local -c "CREATE FOREIGN TABLE fa_view_r (id int, k4 int) SERVER warehouse OPTIONS (table_name 'fa_view')" ||
+    fail "foreign table over the remote view"
+q_view="SELECT count(*) FROM fa_view_r s JOIN dim_m d ON s.k4 = d.k4 WHERE d.sel"
+auto -c "$q_view" -c "EXPLAIN (VERBOSE, COSTS OFF) $q_view" -c "EXPLAIN (VERBOSE, COSTS OFF) $q" \
+    > $TL_OUT/view.txt 2>&1
+cat $TL_OUT/view.txt
+expected=$(auto -c "SET bloomfilter.runtime_filter = off" -c "$q_view")
+if [ -n "$expected" ] && [ "$(head -n 1 $TL_OUT/view.txt)" = "$expected" ] && ! grep -q 'ERROR' $TL_OUT/view.txt &&
+   [ "$(grep -c 'bloom_contains(\$1::public.bloom, k4)' $TL_OUT/view.txt)" -eq 1 ]; then
+    pass "a foreign table over a remote view: $expected rows, no remote filter; the server's other table keeps its own"
+else
+    fail "a foreign table over a remote view: an error, another answer than $expected, or a filter in the wrong query"
 fi
 
 # A filter larger than the type allows (its text form would pass the 1 GB

@@ -1,0 +1,330 @@
+#!/usr/bin/python3
+"""Random joins with the runtime filters on and off: the same rows.
+
+Builds a few small tables with varied key distributions (NULLs, duplicate
+keys, int4, int8, numeric and text keys) on a local server and the same
+facts on a remote one (foreign tables over postgres_fdw, extensions
+'bloomfilter'), then runs random queries: joins of a fact (a table or a
+subquery with LIMIT, OFFSET, DISTINCT ON, a window, GROUP BY, UNION, ...)
+to dimensions, as inner, outer, semi and anti joins (IN, EXISTS, NOT
+EXISTS, NOT IN), under random planner settings that favour hash joins and
+filters.  Each query runs with bloomfilter.runtime_filter off and on; the
+rows (sorted) must be the same.  EXPLAIN counts the queries that got a
+local or a remote filter.
+
+    /usr/bin/python3 tools/runtime_filter_diff.py LOCAL_PORT REMOTE_PORT SEED[,SEED...] QUERIES [local,fdw]
+
+QUERIES random joins for each seed and mode: local (the facts are local
+tables) and fdw (mostly the foreign tables).
+
+Connects as postgres to 127.0.0.1 (tools/pgclusters.sh's servers).  Prints
+one line per mode and seed ("ok - " or "FAILED - ", with the counts), every
+difference in full, and "runtime-filter-diff-counts: queries Q, local
+filter F, remote filter R, differences D, errors E, timeouts T".  An error
+fails (printed with its query), but for statement_timeout both ways (a
+slow query on a loaded machine is no wrong answer; one way alone is a
+difference).
+"""
+import random
+import sys
+
+import psycopg2
+
+LOCAL_PORT, REMOTE_PORT = int(sys.argv[1]), int(sys.argv[2])
+SEEDS = [int(a) for a in sys.argv[3].split(',')]
+QUERIES = int(sys.argv[4])
+MODES = sys.argv[5].split(',') if len(sys.argv) > 5 else ['local', 'fdw']
+
+# The facts (the same rows on both servers): id unique, keys of four types.
+FACTS = {
+    # skewed keys, a NULL every 97th row
+    'fa': '''SELECT g AS id,
+       CASE WHEN g % 97 = 0 THEN NULL ELSE (g * 7919) % 6000 END AS k4,
+       CASE WHEN g % 89 = 0 THEN NULL ELSE ((g * 7919) % 6000)::int8 * 3 END AS k8,
+       CASE WHEN g % 83 = 0 THEN NULL ELSE ((g * 7919) % 6000) / 2.0 END AS kn,
+       CASE WHEN g % 79 = 0 THEN NULL ELSE 'k' || ((g * 7919) % 6000) END AS kt,
+       g % 37 AS g, g % 1000 AS v
+FROM generate_series(1, 20000) g''',
+    # many duplicates of few keys, and keys past the dimensions' range
+    'fb': '''SELECT g AS id,
+       CASE WHEN g % 50 = 0 THEN NULL ELSE (g % 300) * 7 END AS k4,
+       ((g % 300) * 7)::int8 * 3 + (g % 2) * 100000 AS k8,
+       CASE WHEN g % 61 = 0 THEN NULL ELSE ((g % 300) * 7)::numeric(12, 1) / 2 END AS kn,
+       'k' || ((g % 300) * 7) AS kt,
+       g % 11 AS g, (g * 13) % 1000 AS v
+FROM generate_series(1, 12000) g''',
+}
+FACT_COLUMNS = '(id int4, k4 int4, k8 int8, kn numeric, kt text, g int4, v int4)'
+
+# The dimensions (local): duplicate keys, NULLs, selections of every size.
+DIMS = {
+    'da': '''SELECT row_number() OVER () AS did, k4, k4::int8 * 3 AS k8, k4 / 2.0 AS kn,
+       'k' || k4 AS kt, k4 % 20 = 0 AS s1, k4 % 3 = 0 AS s2, k4 < 100 AS s3, k4 % 1000 AS x
+FROM (SELECT g AS k4 FROM generate_series(0, 5999) g
+      UNION ALL SELECT g FROM generate_series(0, 5999, 40) g
+      UNION ALL SELECT NULL FROM generate_series(1, 5)) s''',
+    'db': '''SELECT g AS did, CASE WHEN g % 41 = 0 THEN NULL ELSE g * 14 END AS k4,
+       (g * 14)::int8 * 3 AS k8, (g * 14) / 2.0 AS kn, 'k' || (g * 14) AS kt,
+       g % 2 = 0 AS s1, g % 7 = 0 AS s2, g < 10 AS s3, g % 13 AS x
+FROM generate_series(0, 400) g''',
+    'dv': '''SELECT g AS did, g AS k4, g::int8 * 3 AS k8, g / 2.0 AS kn, 'k' || g AS kt,
+       g % 9 = 0 AS s1, g % 2 = 0 AS s2, g > 990 AS s3, g % 5 AS x
+FROM generate_series(0, 999) g''',
+}
+
+# Keys: the fact's column and the dimension's, of the same or other types.
+KEYS = [('k4', 'k4'), ('k4', 'k8'), ('k8', 'k8'), ('k8', 'k4'), ('kn', 'kn'),
+        ('k4', 'kn'), ('kt', 'kt'), ('k4::int8', 'k8'), ('k4', 'k4::int8')]
+
+
+# The facts as subqueries with columns (id, key, v, g): base is the table
+# with its key, n and m a LIMIT and an OFFSET, as Generator.fact fills them in.
+FACT_SHAPES = {
+    'where': '({base} WHERE v < {w})',
+    'limit': '({base} ORDER BY id LIMIT {n})',
+    'offset': '({base} ORDER BY id OFFSET {m})',
+    'limit_offset': '({base} ORDER BY id LIMIT {n} OFFSET {m})',
+    'nested_limit': '(SELECT * FROM ({base}) x ORDER BY id LIMIT {n})',
+    'limit_where': '({base} WHERE v % 3 <> 1 ORDER BY id DESC LIMIT {n})',
+    'ties': '({base} ORDER BY v FETCH FIRST {n} ROWS WITH TIES)',
+    'distinct_on_key': '(SELECT DISTINCT ON (key) * FROM ({base}) x ORDER BY key, id)',
+    'distinct_on_other': '(SELECT DISTINCT ON (g) * FROM ({base}) x ORDER BY g, id)',
+    'window_rank': ('(SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY {part} ORDER BY id) AS rn '
+                    'FROM ({base}) x) w WHERE rn <= {rn})'),
+    'window_count': '(SELECT id, key, (count(*) OVER (PARTITION BY g))::int4 AS v, g FROM ({base}) x)',
+    'group_key': '(SELECT min(id) AS id, key, sum(v)::int4 AS v, count(*)::int4 AS g FROM ({base}) x GROUP BY key)',
+    'group_having': ('(SELECT min(id) AS id, key, count(*)::int4 AS v, max(g) AS g '
+                     'FROM ({base}) x GROUP BY key HAVING count(*) > {c})'),
+    'group_other': '(SELECT min(id) AS id, max(key) AS key, count(*)::int4 AS v, g FROM ({base}) x GROUP BY g)',
+    'distinct': '(SELECT DISTINCT 0 AS id, key, 0 AS v, g FROM ({base}) x)',
+    'union_all': '({base} WHERE v < 600 UNION ALL SELECT id + 100000, {key}, v, g FROM {t2})',
+    'union_all_limit': ('({base} WHERE v < 600 UNION ALL '
+                        'SELECT id + 100000, {key}, v, g FROM {t2} ORDER BY 1 LIMIT {n10})'),
+    'union': '(SELECT 0 AS id, key, g AS v, g FROM ({base}) x UNION SELECT 1, {key}, g, g FROM {t2})',
+    'except': ('(SELECT 0 AS id, key, 0 AS v, 0 AS g FROM ({base}) x '
+               'EXCEPT SELECT 0, {key}, 0, 0 FROM {t2} WHERE v < 100)'),
+    'limit_above_filter': '(SELECT * FROM ({base}) x WHERE key IS NOT NULL ORDER BY id LIMIT {n} OFFSET {m100})',
+    'order_only': '({base} ORDER BY key, id)',
+}
+
+# The joins: p a fact (key pk), d a dimension (key dk, selection sd; sd0 in
+# a subquery d0), as Generator.query fills them in.
+JOINS = {
+    'inner': 'SELECT p.id, {pk}, p.v, d.did, d.x FROM {src} p JOIN {d} d ON {pk} = {dk} WHERE {sd}',
+    'inner_agg': ('SELECT d.x, count(*), sum(p.v), count(DISTINCT p.id) FROM {src} p JOIN {d} d '
+                  'ON {pk} = {dk} WHERE {sd} GROUP BY d.x'),
+    'three': ('SELECT p.id, p.v, d.did, e.did FROM {src} p JOIN {d} d ON {pk} = {dk} '
+              'JOIN {d2} e ON p.v = e.k4 WHERE {sd} AND {se}'),
+    'two_facts': ('SELECT count(*), sum(p.v), sum(q.v) FROM {src} p JOIN {src2} q ON {pk} = q.{key2} '
+                  'JOIN {d} d ON q.{key2} = {dk} WHERE {sd}'),
+    'semi_in': 'SELECT p.id, {pk}, p.v FROM {src} p WHERE {pk} IN (SELECT {dk} FROM {d} d WHERE {sd})',
+    'semi_exists': 'SELECT p.id, {pk}, p.v FROM {src} p WHERE EXISTS (SELECT 1 FROM {d} d WHERE {dk} = {pk} AND {sd})',
+    'anti_exists': ('SELECT p.id, {pk}, p.v FROM {src} p WHERE NOT EXISTS '
+                    '(SELECT 1 FROM {d} d WHERE {dk} = {pk} AND {sd})'),
+    'not_in': ('SELECT p.id, {pk}, p.v FROM {src} p WHERE {pk} NOT IN '
+               '(SELECT {dk} FROM {d} d WHERE {sd} AND {dk} IS NOT NULL)'),
+    'left': 'SELECT p.id, {pk}, d.did FROM {src} p LEFT JOIN {d} d ON {pk} = {dk} AND {sd}',
+    'right': 'SELECT p.id, {pk}, d.did FROM {src} p RIGHT JOIN (SELECT * FROM {d} d0 WHERE {sd0}) d ON {pk} = {dk}',
+    'full': 'SELECT p.id, {pk}, d.did FROM {src} p FULL JOIN (SELECT * FROM {d} d0 WHERE {sd0}) d ON {pk} = {dk}',
+    'dim_left': 'SELECT d.did, p.id FROM (SELECT * FROM {d} d0 WHERE {sd0}) d LEFT JOIN {src} p ON {pk} = {dk}',
+    'limit_above': ('SELECT * FROM (SELECT p.id, {pk}, d.did FROM {src} p JOIN {d} d ON {pk} = {dk} '
+                    'WHERE {sd} ORDER BY p.id, d.did LIMIT {n}) q'),
+    'semi_in_sub': ('SELECT count(*), sum(v) FROM (SELECT p.* FROM {src} p WHERE {pk} IN '
+                    '(SELECT {dk} FROM {d} d WHERE {sd}) ORDER BY p.id LIMIT 200) q'),
+    'join_in_sub': ('SELECT q.id, e.did FROM (SELECT p.id, p.v FROM {src} p JOIN {d} d ON {pk} = {dk} '
+                    'WHERE {sd}) q JOIN dv e ON q.v = e.k4 WHERE e.s2'),
+}
+
+
+def connect(port):
+    conn = psycopg2.connect(host='127.0.0.1', port=port, user='postgres', dbname='postgres',
+                            options='-c session_preload_libraries=bloomfilter -c statement_timeout=60000')
+    conn.autocommit = True
+    return conn
+
+
+def setup():
+    remote = connect(REMOTE_PORT)
+    with remote.cursor() as cur:
+        cur.execute('CREATE EXTENSION IF NOT EXISTS bloomfilter')
+        for name, sql in FACTS.items():
+            cur.execute(f'DROP TABLE IF EXISTS {name}; CREATE TABLE {name} AS {sql}; ANALYZE {name}')
+    remote.close()
+    local = connect(LOCAL_PORT)
+    with local.cursor() as cur:
+        cur.execute('CREATE EXTENSION IF NOT EXISTS bloomfilter; CREATE EXTENSION IF NOT EXISTS postgres_fdw')
+        cur.execute('DROP SERVER IF EXISTS diff_remote CASCADE')
+        cur.execute(f"""CREATE SERVER diff_remote FOREIGN DATA WRAPPER postgres_fdw
+            OPTIONS (host '127.0.0.1', port '{REMOTE_PORT}', dbname 'postgres', extensions 'bloomfilter')""")
+        cur.execute("CREATE USER MAPPING FOR CURRENT_USER SERVER diff_remote OPTIONS (user 'postgres')")
+        for name, sql in list(FACTS.items()) + list(DIMS.items()):
+            cur.execute(f'DROP TABLE IF EXISTS {name}; CREATE TABLE {name} AS {sql}; ANALYZE {name}')
+        for name in FACTS:
+            cur.execute(f"CREATE FOREIGN TABLE r{name} {FACT_COLUMNS} SERVER diff_remote "
+                        f"OPTIONS (table_name '{name}')")
+            # some analyzed (estimates), some not (postgres_fdw's defaults)
+            if name == 'fa':
+                cur.execute(f'ANALYZE r{name}')
+    return local
+
+
+class Generator:
+    def __init__(self, rng, mode):
+        self.rng, self.mode = rng, mode
+
+    def fact_table(self):
+        r = self.rng
+        if self.mode == 'fdw' and r.random() < 0.85:
+            return r.choice(['rfa', 'rfb'])
+        return r.choice(['fa', 'fb'])
+
+    def fact(self, key):
+        """A fact source with columns (id, key, v, g): a table or a subquery."""
+        r = self.rng
+        t = self.fact_table()
+        base = f'SELECT id, {key} AS key, v, g FROM {t}'
+        n = r.choice([1, 10, 100, 1000, 5000])
+        m = r.choice([0, 5, 500, 11000, 19990])
+        shape = r.choice(['table', 'table', 'table', 'table', 'where', 'where', 'limit', 'limit', 'offset',
+                          'limit_offset', 'nested_limit', 'limit_where', 'ties', 'distinct_on_key',
+                          'distinct_on_other', 'window_rank', 'window_count', 'group_key',
+                          'group_having', 'group_other', 'distinct', 'union_all', 'union',
+                          'limit_above_filter', 'order_only', 'except'])
+        if shape == 'table':
+            return t, key
+        fill = {'base': base, 'key': key, 'n': n, 'm': m, 'm100': m % 100}
+        if shape == 'where':
+            fill['w'] = r.choice([10, 500, 990])
+        elif shape == 'window_rank':
+            fill['part'] = r.choice(['key', 'g'])
+            fill['rn'] = r.choice([1, 2, 5])
+        elif shape == 'group_having':
+            fill['c'] = r.choice([1, 3, 40])
+        elif shape in ('union_all', 'union', 'except'):
+            fill['t2'] = self.fact_table()
+            if shape == 'union_all' and r.random() < 0.3:
+                shape, fill['n10'] = 'union_all_limit', max(n, 10)
+        return FACT_SHAPES[shape].format(**fill), 'key'
+
+    def dim(self):
+        """A dimension source and a selection on it."""
+        r = self.rng
+        d = r.choice(['da', 'da', 'db', 'dv'])
+        sel = r.choice(['{a}.s1', '{a}.s2', '{a}.s3', 'NOT {a}.s1', 'true', '{a}.x < 3'])
+        return d, sel
+
+    def query(self):
+        r = self.rng
+        fkey, dkey = r.choice(KEYS)
+        if self.mode == 'fdw' and fkey == 'kt' and r.random() < 0.7:
+            fkey, dkey = 'k4', 'k4'
+        src, key = self.fact(fkey)
+        d, sel = self.dim()
+        sd, sd0 = sel.format(a='d'), sel.format(a='d0')
+        pk = f'p.{key}'
+        dk = f'd.{dkey}' if '::' not in dkey else f'(d.{dkey})'
+        shape = self.shape = r.choice(['inner', 'inner', 'inner', 'inner', 'inner_agg', 'three',
+                                       'semi_in', 'semi_in', 'semi_exists', 'semi_exists',
+                                       'anti_exists', 'not_in', 'left', 'right', 'full', 'dim_left',
+                                       'limit_above', 'semi_in_sub', 'join_in_sub', 'two_facts'])
+        extra = {}
+        if shape == 'two_facts':
+            src2, key2 = self.fact(fkey)
+            extra = {'src2': src2, 'key2': key2}
+        elif shape == 'three':
+            d2, sel2 = self.dim()
+            extra = {'d2': d2, 'se': sel2.format(a='e')}
+        elif shape == 'limit_above':
+            extra = {'n': r.choice([1, 50, 3000])}
+        return JOINS[shape].format(src=src, pk=pk, dk=dk, d=d, sd=sd, sd0=sd0, **extra)
+
+    def settings(self):
+        r = self.rng
+        s = {'bloomfilter.runtime_filter_min_rows': r.choice(['0', '0', '100', '10000']),
+             'bloomfilter.runtime_filter_max_pass': r.choice(['1', '1', '0.5', '0.9']),
+             'bloomfilter.runtime_filter_fpr': r.choice(['0.01', '0.01', '0.3']),
+             'bloomfilter.runtime_filter_max_size': r.choice(['4096', '4096', '1']),
+             'enable_nestloop': r.choice(['off', 'off', 'on']),
+             'enable_mergejoin': r.choice(['off', 'off', 'on']),
+             'work_mem': r.choice(['4MB', '4MB', '256kB']) if self.shape != 'not_in' else '4MB',
+             'max_parallel_workers_per_gather': '0'}
+        if r.random() < 0.25:
+            s.update({'max_parallel_workers_per_gather': '2', 'parallel_setup_cost': '0',
+                      'parallel_tuple_cost': '0', 'min_parallel_table_scan_size': '0'})
+        else:
+            s.update({'parallel_setup_cost': '1000', 'parallel_tuple_cost': '0.1',
+                      'min_parallel_table_scan_size': '8MB'})
+        return s
+
+
+def run(cur, sql):
+    """The rows of sql, sorted, or the error."""
+    try:
+        cur.execute(sql)
+        return sorted(tuple('' if v is None else str(v) for v in row) for row in cur.fetchall()), None
+    except psycopg2.Error as e:
+        return None, (e.pgcode, str(e).strip().splitlines()[0])
+
+
+def explain(cur, sql):
+    """The plan of sql with the filters on, as text, or the error."""
+    try:
+        cur.execute(f'EXPLAIN (VERBOSE, COSTS OFF) {sql}')
+        return '\n'.join(row[0] for row in cur.fetchall()), None
+    except psycopg2.Error as e:
+        return '', (e.pgcode, str(e).strip().splitlines()[0])
+
+
+def main():
+    local = setup()
+    cur = local.cursor()
+    total = {'queries': 0, 'local': 0, 'remote': 0, 'differences': 0, 'errors': 0, 'timeouts': 0}
+    failed = False
+    for seed, mode in ((seed, mode) for seed in SEEDS for mode in MODES):
+        rng = random.Random(f'{seed}-{mode}')
+        gen = Generator(rng, mode)
+        counts = {'queries': 0, 'local': 0, 'remote': 0, 'differences': 0, 'errors': 0, 'timeouts': 0}
+        for i in range(QUERIES):
+            sql = gen.query()
+            for name, value in gen.settings().items():
+                cur.execute(f"SET {name} = '{value}'")
+            cur.execute('SET bloomfilter.runtime_filter = on')
+            text, err = explain(cur, sql)
+            on, on_err = run(cur, sql)
+            cur.execute('SET bloomfilter.runtime_filter = off')
+            off, off_err = run(cur, sql)
+            counts['queries'] += 1
+            if 'Runtime Filter' in text:
+                if '(remote)' in text:
+                    counts['remote'] += 1
+                if any('Runtime Filter' in line and '(remote)' not in line for line in text.splitlines()):
+                    counts['local'] += 1
+            if on_err or off_err:
+                timed_out = on_err and off_err and on_err[0] == off_err[0] == '57014'
+                counts['timeouts' if timed_out else 'errors'] += 1
+                print(f'{"timeout" if timed_out else "error"} ({mode}, seed {seed}, query {i}): {sql}')
+                print(f'  off: {off_err}; on: {on_err}')
+            if on != off or (on_err is None) != (off_err is None) or err:
+                counts['differences'] += 1
+                print(f'difference ({mode}, seed {seed}, query {i}): {sql}')
+                print(f'  off: {len(off) if off is not None else off_err} rows; '
+                      f'on: {len(on) if on is not None else on_err} rows; explain error {err}')
+                if on is not None and off is not None:
+                    print(f'  only off: {sorted(set(off) - set(on))[:5]}; only on: {sorted(set(on) - set(off))[:5]}')
+                print('  ' + text.replace('\n', '\n  '))
+        ok = counts['differences'] == 0 and counts['errors'] == 0
+        failed |= not ok
+        print(f"{'ok' if ok else 'FAILED'} - {mode}, seed {seed}: {counts['queries']} random joins, "
+              f"{counts['local']} with a local filter, {counts['remote']} with a remote filter, "
+              f"{counts['differences']} differences, {counts['errors']} errors, {counts['timeouts']} timeouts",
+              flush=True)
+        for k in total:
+            total[k] += counts[k]
+    print(f"runtime-filter-diff-counts: queries {total['queries']}, local filter {total['local']}, "
+          f"remote filter {total['remote']}, differences {total['differences']}, errors {total['errors']}, "
+          f"timeouts {total['timeouts']}")
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# scope: each major
+# Runtime filters on and off give the same rows: random joins of facts
+# (tables, and subqueries with LIMIT, OFFSET, DISTINCT ON, windows, GROUP
+# BY, UNION) to dimensions, inner, outer, semi and anti, with keys of four
+# types, NULLs and duplicates, run on one server and over postgres_fdw to a
+# second (tools/runtime_filter_diff.py).  Bounded and seeded: seeds 1 and 2,
+# 100 joins each, locally and over postgres_fdw.  A long run:
+#   BLOOM_DIFF_SEEDS="1 2 3 4 5" BLOOM_DIFF_QUERIES=1000 SUITES=runtime-filter-diff make test
+# Printed: the joins, those that got a local or a remote filter, the
+# differences (each in full, with its plan).
+# Ends with "runtime-filter-diff: N passed, M failed"; exit 1 on any failure.
+set -u
+. "$(dirname "$0")/../testlib.sh"
+tl_begin runtime-filter-diff
+pg_use
+. tools/pgclusters.sh
+pgc_setup diff
+pgc_start remote || { fail "start of the remote server"; tl_end; }
+pgc_start local || { fail "start of the local server"; tl_end; }
+seeds=${BLOOM_DIFF_SEEDS:-1 2}
+queries=${BLOOM_DIFF_QUERIES:-100}
+/usr/bin/python3 tools/runtime_filter_diff.py "$(pgc_port local)" "$(pgc_port remote)" \
+    "$(echo $seeds | tr ' ' ',')" "$queries" >"$TL_OUT/diff.log" 2>&1
+rc=$?
+grep -v -E '^(ok|FAILED) - ' "$TL_OUT/diff.log" | head -n 200
+count_lines "$TL_OUT/diff.log"
+counts=$(grep '^runtime-filter-diff-counts: ' "$TL_OUT/diff.log")
+if [ -n "$counts" ]; then
+    note "${counts#runtime-filter-diff-counts: } (seeds $seeds, $queries joins each, locally and over postgres_fdw)"
+else
+    fail "the random joins ran to the end (see $TL_OUT/diff.log)"
+fi
+[ $rc -eq 0 ] || grep -q '^FAILED - ' "$TL_OUT/diff.log" || fail "runtime_filter_diff.py exited with $rc"
+tl_end
