@@ -530,17 +530,7 @@ static int rowid_at(bs_index *ix, sqlite3_blob **rids, sqlite3_int64 id, sqlite3
     if ((rc = sqlite3_blob_read(*rids, bytes, 8, (int)(8 * slot))) != SQLITE_OK)
         return bs_fail_db(ix, rc);
     *rid = bf_to_int64(word_at(bytes));
-    sqlite3_stmt *st = bs_stmt(ix, BS_MAP_GET);
-    if (st == NULL)
-        return SQLITE_ERROR;
-    sqlite3_bind_int64(st, 1, *rid);
-    int step = sqlite3_step(st);
-    int here = step == SQLITE_ROW && sqlite3_column_int64(st, 0) == id &&
-               sqlite3_column_int64(st, 1) == slot;
-    sqlite3_reset(st);
-    if (step != SQLITE_ROW && step != SQLITE_DONE)
-        return bs_fail_db(ix, step);
-    return here ? SQLITE_OK : bs_corrupt(ix, "a block's row is not where the map puts it");
+    return bs_check_map(ix, *rid, id, slot);
 }
 
 /* The candidates of one group: its pending rows and block slots whose

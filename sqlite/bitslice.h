@@ -66,6 +66,7 @@ enum {
     BS_PENDING_OF_GROUP,
     BS_PENDING_DELETE_GROUP,
     BS_ASIDE_INSERT,
+    BS_ASIDE_GET,
     BS_ASIDE_DELETE,
     BS_ASIDE_ALL,
     BS_MAP_GET,
@@ -158,6 +159,9 @@ int bs_check_block(bs_index *ix, sqlite3_int64 id, sqlite3_int64 grp, sqlite3_in
                    sqlite3_int64 sum);
 /* The row of NAME_pending at st (rid, bits, sum) of group g, checked. */
 int bs_check_pending(bs_index *ix, const bs_group *g, sqlite3_stmt *st);
+/* NAME_map puts rid at slot of block: else a rowid of the block or of the
+ * map is damaged. */
+int bs_check_map(bs_index *ix, sqlite3_int64 rid, sqlite3_int64 block, sqlite3_int64 slot);
 uint64_t bs_pending_sum(sqlite3_int64 rid, sqlite3_int64 grp, const void *bits, size_t nbytes);
 uint32_t bs_slice_pages(uint32_t cap, uint64_t nbits);
 uint32_t bs_slice_page_bytes(uint32_t cap, uint64_t nbits, uint32_t page);

@@ -23,11 +23,12 @@ static const char *const templates[BS_NSTMT] = {
     [BS_GROUPS_ALL] = "SELECT id, layout, nhashes, seed, nbits, pending, nblocks, sum "
                       "FROM \"%w\".\"%w_groups\" ORDER BY id",
     [BS_PENDING_INSERT] = "INSERT INTO \"%w\".\"%w_pending\"(rid, grp, bits, sum) VALUES (?1, ?2, ?3, ?4)",
-    [BS_PENDING_GROUP_OF] = "SELECT grp FROM \"%w\".\"%w_pending\" WHERE rid = ?1",
+    [BS_PENDING_GROUP_OF] = "SELECT grp, bits, sum FROM \"%w\".\"%w_pending\" WHERE rid = ?1",
     [BS_PENDING_DELETE] = "DELETE FROM \"%w\".\"%w_pending\" WHERE rid = ?1",
     [BS_PENDING_OF_GROUP] = "SELECT rid, bits, sum FROM \"%w\".\"%w_pending\" WHERE grp = ?1 ORDER BY rid",
     [BS_PENDING_DELETE_GROUP] = "DELETE FROM \"%w\".\"%w_pending\" WHERE grp = ?1",
     [BS_ASIDE_INSERT] = "INSERT INTO \"%w\".\"%w_aside\"(rid, sum) VALUES (?1, ?2)",
+    [BS_ASIDE_GET] = "SELECT sum FROM \"%w\".\"%w_aside\" WHERE rid = ?1",
     [BS_ASIDE_DELETE] = "DELETE FROM \"%w\".\"%w_aside\" WHERE rid = ?1",
     [BS_ASIDE_ALL] = "SELECT rid, sum FROM \"%w\".\"%w_aside\" ORDER BY rid",
     /* loc = block * 1024 + slot: one integer a row */
@@ -425,6 +426,21 @@ static void set_rid(bs_block *b, uint32_t slot, sqlite3_int64 rid)
 static int is_live(const bs_block *b, uint32_t slot)
 {
     return b->live[slot / 8] >> (slot % 8) & 1;
+}
+
+int bs_check_map(bs_index *ix, sqlite3_int64 rid, sqlite3_int64 block, sqlite3_int64 slot)
+{
+    sqlite3_stmt *st = bs_stmt(ix, BS_MAP_GET);
+    if (st == NULL)
+        return SQLITE_ERROR;
+    sqlite3_bind_int64(st, 1, rid);
+    int rc = sqlite3_step(st);
+    int here = rc == SQLITE_ROW && sqlite3_column_int64(st, 0) == block &&
+               sqlite3_column_int64(st, 1) == slot;
+    sqlite3_reset(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return bs_fail_db(ix, rc);
+    return here ? SQLITE_OK : bs_corrupt(ix, "a block's row is not where the map puts it");
 }
 
 /* ---- slicing ---- */
@@ -880,6 +896,8 @@ static int read_live_rows(bs_index *ix, const bs_group *g, const bs_block *b, bs
             if (slot >= b->nrows || !is_live(b, slot) || *n >= b->nlive)
                 continue;
             rows[*n].rid = rid_at(b, slot);
+            if ((rc = bs_check_map(ix, rows[*n].rid, b->id, slot)) != SQLITE_OK)
+                goto out;
             rows[*n].bits = *store + (size_t)*n * nbytes;
             memcpy(rows[*n].bits, out[j], nbytes);
             (*n)++;
@@ -947,6 +965,24 @@ out:
     return rc;
 }
 
+/* Whether rid is kept aside (its row checked). */
+static int aside_has(bs_index *ix, sqlite3_int64 rid, int *has)
+{
+    sqlite3_stmt *st = bs_stmt(ix, BS_ASIDE_GET);
+    if (st == NULL)
+        return SQLITE_ERROR;
+    sqlite3_bind_int64(st, 1, rid);
+    int rc = sqlite3_step(st);
+    int ok = rc != SQLITE_ROW || (sqlite3_column_type(st, 0) == SQLITE_INTEGER &&
+                                  sqlite3_column_int64(st, 0) ==
+                                      bf_to_int64(bs_sum(BS_SUM_ASIDE, &rid, 1, NULL, 0)));
+    sqlite3_reset(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return bs_fail_db(ix, rc);
+    *has = rc == SQLITE_ROW;
+    return ok ? SQLITE_OK : bs_corrupt(ix, "a row kept aside does not match its checksum");
+}
+
 int bs_drop(bs_index *ix, sqlite3_int64 rid)
 {
     sqlite3_stmt *st = bs_stmt(ix, BS_PENDING_GROUP_OF);
@@ -956,7 +992,14 @@ int bs_drop(bs_index *ix, sqlite3_int64 rid)
     sqlite3_bind_int64(st, 1, rid);
     if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         sqlite3_int64 gid = sqlite3_column_int64(st, 0);
+        int ok = sqlite3_column_type(st, 2) == SQLITE_INTEGER &&
+                 sqlite3_column_int64(st, 2) ==
+                     bf_to_int64(bs_pending_sum(rid, gid, sqlite3_column_blob(st, 1),
+                                                (size_t)sqlite3_column_bytes(st, 1)));
         sqlite3_reset(st);
+        /* a row of another rowid damaged into this one is not dropped */
+        if (!ok)
+            return bs_corrupt(ix, "a pending row does not match its checksum");
         if ((st = bs_stmt(ix, BS_PENDING_DELETE)) == NULL)
             return SQLITE_ERROR;
         sqlite3_bind_int64(st, 1, rid);
@@ -971,13 +1014,17 @@ int bs_drop(bs_index *ix, sqlite3_int64 rid)
     sqlite3_reset(st);
     if (rc != SQLITE_DONE)
         return bs_fail_db(ix, rc);
-    if ((st = bs_stmt(ix, BS_ASIDE_DELETE)) == NULL)
-        return SQLITE_ERROR;
-    sqlite3_bind_int64(st, 1, rid);
-    if ((rc = done(ix, st)) != SQLITE_OK)
+    int aside;
+    if ((rc = aside_has(ix, rid, &aside)) != SQLITE_OK)
         return rc;
-    if (sqlite3_changes(ix->db) > 0)
+    if (aside) {
+        if ((st = bs_stmt(ix, BS_ASIDE_DELETE)) == NULL)
+            return SQLITE_ERROR;
+        sqlite3_bind_int64(st, 1, rid);
+        if ((rc = done(ix, st)) != SQLITE_OK)
+            return rc;
         return bs_config_add(ix, "aside", -1);
+    }
     if ((st = bs_stmt(ix, BS_MAP_GET)) == NULL)
         return SQLITE_ERROR;
     sqlite3_bind_int64(st, 1, rid);
@@ -1010,23 +1057,7 @@ int bs_has(bs_index *ix, sqlite3_int64 rid, int *has)
             return bs_fail_db(ix, rc);
         *has = rc == SQLITE_ROW;
     }
-    if (!*has) {
-        char *sql = sqlite3_mprintf("SELECT 1 FROM \"%w\".\"%w_aside\" WHERE rid = %lld",
-                                    ix->schema, ix->name, (long long)rid);
-        sqlite3_stmt *st;
-        if (sql == NULL)
-            return bs_fail(ix, SQLITE_NOMEM, "out of memory");
-        int rc = sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL);
-        sqlite3_free(sql);
-        if (rc != SQLITE_OK)
-            return bs_fail_db(ix, rc);
-        rc = sqlite3_step(st);
-        *has = rc == SQLITE_ROW;
-        sqlite3_finalize(st);
-        if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-            return bs_fail_db(ix, rc);
-    }
-    return SQLITE_OK;
+    return *has ? SQLITE_OK : aside_has(ix, rid, has);
 }
 
 /* ---- the build ---- */
