@@ -303,6 +303,29 @@ def main():
             if VERBOSE:
                 print("%-5s %s" % (outcome, what))
         db.close()
+    # a damaged index still connects, so that DROP TABLE can drop it
+    for damage in ("UPDATE t_ix_config SET v = 1 WHERE k = 'version'", "DROP TABLE t_ix_config",
+                   "DELETE FROM t_ix_groups"):
+        db = copy(base)
+        db.execute(damage)
+        db = copy(db)  # a new connection: the index connects again
+        try:
+            db.execute(QUERIES["value"]).fetchall()
+            silent.append(damage + ", on connecting")
+            print("FAIL %s, on connecting: no error" % damage)
+        except sqlite3.Error as e:
+            if not NAMED.search(str(e)):
+                silent.append(damage + ", on connecting")
+                print("FAIL %s, on connecting: %s" % (damage, e))
+        try:
+            db.execute("DROP TABLE t_ix")
+            left = db.execute("SELECT group_concat(name) FROM sqlite_master "
+                              "WHERE name LIKE 't\\_ix%' ESCAPE '\\'").fetchone()[0]
+            if left is not None:
+                raise sqlite3.Error("left behind: " + left)
+        except sqlite3.Error as e:
+            silent.append(damage + ", dropped")
+            print("FAIL %s, then DROP TABLE t_ix: %s" % (damage, e))
     print("%d edits, %d of them changed nothing: %d answered every row, %d an error naming the "
           "index, %d silently fewer rows" % (len(all_edits), counts["unchanged"], counts["ok"],
                                             counts["error"], len(silent)))
