@@ -983,23 +983,57 @@ static int aside_has(bs_index *ix, sqlite3_int64 rid, int *has)
     return ok ? SQLITE_OK : bs_corrupt(ix, "a row kept aside does not match its checksum");
 }
 
-int bs_drop(bs_index *ix, sqlite3_int64 rid)
+/* Whether rid is pending (its row checked: a row of another rowid damaged
+ * into this one is not taken for it), in group *gid. */
+static int pending_has(bs_index *ix, sqlite3_int64 rid, int *has, sqlite3_int64 *gid)
 {
     sqlite3_stmt *st = bs_stmt(ix, BS_PENDING_GROUP_OF);
-    int rc;
     if (st == NULL)
         return SQLITE_ERROR;
     sqlite3_bind_int64(st, 1, rid);
-    if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        sqlite3_int64 gid = sqlite3_column_int64(st, 0);
-        int ok = sqlite3_column_type(st, 2) == SQLITE_INTEGER &&
-                 sqlite3_column_int64(st, 2) ==
-                     bf_to_int64(bs_pending_sum(rid, gid, sqlite3_column_blob(st, 1),
-                                                (size_t)sqlite3_column_bytes(st, 1)));
-        sqlite3_reset(st);
-        /* a row of another rowid damaged into this one is not dropped */
-        if (!ok)
-            return bs_corrupt(ix, "a pending row does not match its checksum");
+    int rc = sqlite3_step(st), ok = 1;
+    if (rc == SQLITE_ROW) {
+        *gid = sqlite3_column_int64(st, 0);
+        ok = sqlite3_column_type(st, 2) == SQLITE_INTEGER &&
+             sqlite3_column_int64(st, 2) ==
+                 bf_to_int64(bs_pending_sum(rid, *gid, sqlite3_column_blob(st, 1),
+                                            (size_t)sqlite3_column_bytes(st, 1)));
+    }
+    sqlite3_reset(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return bs_fail_db(ix, rc);
+    *has = rc == SQLITE_ROW;
+    return ok ? SQLITE_OK : bs_corrupt(ix, "a pending row does not match its checksum");
+}
+
+/* Whether NAME_map has rid, at slot of block. */
+static int map_has(bs_index *ix, sqlite3_int64 rid, int *has, sqlite3_int64 *block,
+                   sqlite3_int64 *slot)
+{
+    sqlite3_stmt *st = bs_stmt(ix, BS_MAP_GET);
+    if (st == NULL)
+        return SQLITE_ERROR;
+    sqlite3_bind_int64(st, 1, rid);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *block = sqlite3_column_int64(st, 0);
+        *slot = sqlite3_column_int64(st, 1);
+    }
+    sqlite3_reset(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return bs_fail_db(ix, rc);
+    *has = rc == SQLITE_ROW;
+    return SQLITE_OK;
+}
+
+int bs_drop(bs_index *ix, sqlite3_int64 rid)
+{
+    sqlite3_stmt *st;
+    sqlite3_int64 gid = 0;
+    int rc, pending;
+    if ((rc = pending_has(ix, rid, &pending, &gid)) != SQLITE_OK)
+        return rc;
+    if (pending) {
         if ((st = bs_stmt(ix, BS_PENDING_DELETE)) == NULL)
             return SQLITE_ERROR;
         sqlite3_bind_int64(st, 1, rid);
@@ -1011,9 +1045,6 @@ int bs_drop(bs_index *ix, sqlite3_int64 rid)
         sqlite3_bind_int64(st, 2, -1);
         return done(ix, st);
     }
-    sqlite3_reset(st);
-    if (rc != SQLITE_DONE)
-        return bs_fail_db(ix, rc);
     int aside;
     if ((rc = aside_has(ix, rid, &aside)) != SQLITE_OK)
         return rc;
@@ -1025,15 +1056,10 @@ int bs_drop(bs_index *ix, sqlite3_int64 rid)
             return rc;
         return bs_config_add(ix, "aside", -1);
     }
-    if ((st = bs_stmt(ix, BS_MAP_GET)) == NULL)
-        return SQLITE_ERROR;
-    sqlite3_bind_int64(st, 1, rid);
-    if ((rc = sqlite3_step(st)) != SQLITE_ROW) {
-        sqlite3_reset(st);
-        return rc == SQLITE_DONE ? SQLITE_OK : bs_fail_db(ix, rc); /* not indexed */
-    }
-    sqlite3_int64 block = sqlite3_column_int64(st, 0), slot = sqlite3_column_int64(st, 1);
-    sqlite3_reset(st);
+    sqlite3_int64 block = 0, slot = 0;
+    int mapped;
+    if ((rc = map_has(ix, rid, &mapped, &block, &slot)) != SQLITE_OK || !mapped)
+        return rc; /* not indexed */
     if ((st = bs_stmt(ix, BS_MAP_DELETE)) == NULL)
         return SQLITE_ERROR;
     sqlite3_bind_int64(st, 1, rid);
@@ -1044,20 +1070,23 @@ int bs_drop(bs_index *ix, sqlite3_int64 rid)
 
 int bs_has(bs_index *ix, sqlite3_int64 rid, int *has)
 {
-    static const int where[] = {BS_PENDING_GROUP_OF, BS_MAP_GET};
-    *has = 0;
-    for (size_t i = 0; i < sizeof where / sizeof where[0] && !*has; i++) {
-        sqlite3_stmt *st = bs_stmt(ix, where[i]);
-        if (st == NULL)
-            return SQLITE_ERROR;
-        sqlite3_bind_int64(st, 1, rid);
-        int rc = sqlite3_step(st);
-        sqlite3_reset(st);
-        if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-            return bs_fail_db(ix, rc);
-        *has = rc == SQLITE_ROW;
-    }
-    return *has ? SQLITE_OK : aside_has(ix, rid, has);
+    sqlite3_int64 gid, block = 0, slot = 0;
+    int rc = pending_has(ix, rid, has, &gid);
+    if (rc != SQLITE_OK || *has)
+        return rc;
+    if ((rc = map_has(ix, rid, has, &block, &slot)) != SQLITE_OK)
+        return rc;
+    if (!*has)
+        return aside_has(ix, rid, has);
+    /* the block holds it where the map says */
+    bs_block *b = sqlite3_malloc(sizeof *b);
+    if (b == NULL)
+        return bs_fail(ix, SQLITE_NOMEM, "out of memory");
+    if ((rc = load_block(ix, block, b)) == SQLITE_OK &&
+        (slot < 0 || slot >= b->nrows || !is_live(b, (uint32_t)slot) || rid_at(b, (uint32_t)slot) != rid))
+        rc = bs_corrupt(ix, "a row is not where the map says");
+    sqlite3_free(b);
+    return rc;
 }
 
 /* ---- the build ---- */
