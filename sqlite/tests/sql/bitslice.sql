@@ -210,9 +210,10 @@ ROLLBACK TO damage;
 DELETE FROM daily_f_config WHERE k = 'max_nbits';
 SELECT count(*) FROM bloom_search('daily', 'f', 1);
 ROLLBACK TO damage;
--- what gave fewer rows without an error before the checksums and counts
--- (sqlite/tests/test_bitslice_damage.py tries every column of every shadow
--- table): counts, a seed, a row moved, a trigger gone or altered
+-- damage that gave fewer rows without an error, at once or after later
+-- writes, before the checksums and counts (sqlite/tests/test_bitslice_damage.py
+-- tries every column of every shadow table): counts, a seed, bits cleared,
+-- rows deleted or moved, a trigger gone or altered; and a map row moved
 UPDATE daily_f_blocks SET nrows = nrows / 2;
 SELECT count(*) FROM daily_f WHERE value = 1;
 ROLLBACK TO damage;
