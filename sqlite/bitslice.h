@@ -13,9 +13,9 @@
  *
  *   NAME_config(k, v)          table, column, max_nbits, version, sum; groups, aside
  *   NAME_groups(id, layout, nhashes, seed, nbits, pending, nblocks, sum)
- *   NAME_pending(rid, grp, bits, sum)          a row not sliced yet
- *   NAME_blocks(id, grp, cap, nrows, nlive, live, rids, sum)
- *   NAME_slices(id, data)      id = block * 65536 + page; data = bytes, sum
+ *   NAME_pending(rid, grp, sum, bits)          a row not sliced yet
+ *   NAME_blocks(id, grp, cap, nrows, nlive, sum, live, rids)
+ *   NAME_slices(id, data)      id = block * 65536 + page; data = bytes, sums
  *   NAME_map(rid, loc)         where a sliced row is: block * 1024 + slot
  *   NAME_aside(rid, sum)       rows every probe returns
  *
@@ -39,11 +39,15 @@
 #define BS_MIN_CAP 64
 #define BS_MAX_CAP 1024
 #define BS_MAX_GROUPS 64
-/* Slice bytes in one row of NAME_slices: a row of this, its checksum and
- * its record header is one cell of a 4 KiB page (at most 4,061 bytes of
- * payload). */
-#define BS_PAGE_BYTES 4048
+/* Slice bytes in one row of NAME_slices, checked in chunks: a query reads
+ * a slice and checks the chunk it is in, not the page.  A row of the bytes,
+ * a checksum a chunk and its record header is one cell of a 4 KiB page (at
+ * most 4,061 bytes of payload). */
+#define BS_PAGE_BYTES 3984
+#define BS_CHUNK_BYTES 512
+#define BS_PAGE_CHUNKS ((BS_PAGE_BYTES + BS_CHUNK_BYTES - 1) / BS_CHUNK_BYTES)
 #define BS_SUM_BYTES 8
+#define BS_PAGE_ROW_MAX (BS_PAGE_BYTES + BS_PAGE_CHUNKS * BS_SUM_BYTES)
 #define BS_PAGE_SHIFT 16   /* NAME_slices.id = block << 16 | page */
 #define BS_DEFAULT_MAX_NBITS 32768
 #define BS_LIMIT_MAX_NBITS (1 << 20)
@@ -95,9 +99,10 @@ typedef struct bs_index {
     uint64_t max_nbits;
     sqlite3_stmt *stmt[BS_NSTMT];
     sqlite3_blob *slices; /* on a row of NAME_slices */
-    /* the page of slices a query read last, checked */
+    /* the chunk of a page of slices a query read last, checked */
     sqlite3_int64 page_id; /* -1: none */
-    uint8_t page[BS_PAGE_BYTES + BS_SUM_BYTES];
+    uint32_t chunk;
+    uint8_t page[BS_CHUNK_BYTES];
     char *error;          /* the last failure's message (sqlite3_malloc'd) */
     char *damage;         /* what connecting found wrong: every query's error */
     int damage_rc;
@@ -144,8 +149,8 @@ int bs_config_add(bs_index *ix, const char *key, sqlite3_int64 delta);
 void bs_index_close(bs_index *ix);
 /* Every group (at most BS_MAX_GROUPS), checked. */
 int bs_load_groups(bs_index *ix, bs_group *groups, int *ngroups);
-/* Read slice page `page` of block `block` ([0, bytes) and its checksum,
- * checked) into buf. */
+/* Read slice page `page` of block `block` ([0, bytes) and its checksums,
+ * checked; buf of BS_PAGE_ROW_MAX) into buf. */
 int bs_read_slice_page(bs_index *ix, sqlite3_int64 block, uint32_t page, uint8_t *buf,
                        int bytes);
 /* Slice p (cap / 8 bytes) of a block of nbits into out, through the page

@@ -257,26 +257,56 @@ uint32_t bs_slice_page_bytes(uint32_t cap, uint64_t nbits, uint32_t page)
     return (uint32_t)(bytes - start < BS_PAGE_BYTES ? bytes - start : BS_PAGE_BYTES);
 }
 
-/* A page's checksum, after its bytes: of its id and bytes. */
+/* A page's checksums, after its bytes: one a chunk, of the page's id, the
+ * chunk's number and bytes. */
+static uint32_t page_chunks(uint32_t bytes)
+{
+    return (bytes + BS_CHUNK_BYTES - 1) / BS_CHUNK_BYTES;
+}
+
+/* Bytes of chunk c of a page of bytes. */
+static uint32_t chunk_len(uint32_t bytes, uint32_t c)
+{
+    uint32_t start = c * BS_CHUNK_BYTES;
+    return bytes - start < BS_CHUNK_BYTES ? bytes - start : BS_CHUNK_BYTES;
+}
+
+static uint64_t chunk_sum(sqlite3_int64 id, uint32_t chunk, const uint8_t *data, uint32_t len)
+{
+    sqlite3_int64 fields[] = {id, chunk};
+    return bs_sum(BS_SUM_PAGE, fields, 2, data, len);
+}
+
+static uint64_t sum_at(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = BS_SUM_BYTES - 1; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+
 static void put_page_sum(sqlite3_int64 id, uint8_t *page, uint32_t bytes)
 {
-    uint64_t sum = bs_sum(BS_SUM_PAGE, &id, 1, page, bytes);
-    for (int i = 0; i < BS_SUM_BYTES; i++)
-        page[bytes + (uint32_t)i] = (uint8_t)(sum >> (8 * i));
+    for (uint32_t c = 0; c < page_chunks(bytes); c++) {
+        uint64_t sum = chunk_sum(id, c, page + c * BS_CHUNK_BYTES, chunk_len(bytes, c));
+        for (int i = 0; i < BS_SUM_BYTES; i++)
+            page[bytes + BS_SUM_BYTES * c + (uint32_t)i] = (uint8_t)(sum >> (8 * i));
+    }
 }
 
 static int page_sum_ok(sqlite3_int64 id, const uint8_t *page, uint32_t bytes)
 {
-    uint64_t sum = bs_sum(BS_SUM_PAGE, &id, 1, page, bytes), stored = 0;
-    for (int i = BS_SUM_BYTES - 1; i >= 0; i--)
-        stored = stored << 8 | page[bytes + (uint32_t)i];
-    return sum == stored;
+    for (uint32_t c = 0; c < page_chunks(bytes); c++)
+        if (chunk_sum(id, c, page + c * BS_CHUNK_BYTES, chunk_len(bytes, c)) !=
+            sum_at(page + bytes + BS_SUM_BYTES * c))
+            return 0;
+    return 1;
 }
 
-/* Open blob on page id of NAME_slices (writable or not) and read it, its
- * checksum checked, into buf (bytes + BS_SUM_BYTES). */
-static int read_page(bs_index *ix, sqlite3_blob **blob, int writable, sqlite3_int64 id,
-                     uint8_t *buf, uint32_t bytes)
+/* Open *blob on page id of NAME_slices (writable or not), of bytes and
+ * their checksums. */
+static int open_page(bs_index *ix, sqlite3_blob **blob, int writable, sqlite3_int64 id,
+                     uint32_t bytes)
 {
     int rc = *blob ? sqlite3_blob_reopen(*blob, id)
                    : sqlite3_blob_open(ix->db, ix->schema, ix->slices_table, "data", id, writable,
@@ -286,9 +316,20 @@ static int read_page(bs_index *ix, sqlite3_blob **blob, int writable, sqlite3_in
         *blob = NULL;
         return rc == SQLITE_ERROR ? bs_corrupt(ix, "a slice page is missing") : bs_fail_db(ix, rc);
     }
-    if (sqlite3_blob_bytes(*blob) != (int)(bytes + BS_SUM_BYTES))
+    if (sqlite3_blob_bytes(*blob) != (int)(bytes + BS_SUM_BYTES * page_chunks(bytes)))
         return bs_corrupt(ix, "a slice page has the wrong size");
-    if ((rc = sqlite3_blob_read(*blob, buf, (int)(bytes + BS_SUM_BYTES), 0)) != SQLITE_OK)
+    return SQLITE_OK;
+}
+
+/* Read page id whole, its checksums checked, into buf (BS_PAGE_ROW_MAX). */
+static int read_page(bs_index *ix, sqlite3_blob **blob, int writable, sqlite3_int64 id,
+                     uint8_t *buf, uint32_t bytes)
+{
+    int rc = open_page(ix, blob, writable, id, bytes);
+    if (rc != SQLITE_OK)
+        return rc;
+    if ((rc = sqlite3_blob_read(*blob, buf, (int)(bytes + BS_SUM_BYTES * page_chunks(bytes)), 0)) !=
+        SQLITE_OK)
         return bs_fail_db(ix, rc);
     return page_sum_ok(id, buf, bytes) ? SQLITE_OK
                                        : bs_corrupt(ix, "a slice page does not match its checksum");
@@ -307,19 +348,29 @@ int bs_read_slice(bs_index *ix, sqlite3_int64 block, uint32_t cap, uint64_t nbit
     uint32_t want = cap / 8;
     while (want > 0) {
         uint32_t page = (uint32_t)(off / BS_PAGE_BYTES), in = (uint32_t)(off % BS_PAGE_BYTES);
-        uint32_t bytes = bs_slice_page_bytes(cap, nbits, page);
+        uint32_t bytes = bs_slice_page_bytes(cap, nbits, page), chunk = in / BS_CHUNK_BYTES;
+        uint32_t start = chunk * BS_CHUNK_BYTES;
         sqlite3_int64 id = (sqlite3_int64)((uint64_t)block << BS_PAGE_SHIFT | page);
-        if (id != ix->page_id) {
-            ix->page_id = -1;
-            int rc = bs_read_slice_page(ix, block, page, ix->page, (int)bytes);
-            if (rc != SQLITE_OK)
-                return rc;
-            ix->page_id = id;
-        }
         if (in >= bytes)
             return bs_corrupt(ix, "a slice page has the wrong size");
-        uint32_t take = bytes - in < want ? bytes - in : want;
-        memcpy(out, ix->page + in, take);
+        uint32_t len = chunk_len(bytes, chunk);
+        if (id != ix->page_id || chunk != ix->chunk) {
+            uint8_t sum[BS_SUM_BYTES];
+            int rc;
+            ix->page_id = -1;
+            if ((rc = open_page(ix, &ix->slices, 0, id, bytes)) != SQLITE_OK)
+                return rc;
+            if ((rc = sqlite3_blob_read(ix->slices, ix->page, (int)len, (int)start)) != SQLITE_OK ||
+                (rc = sqlite3_blob_read(ix->slices, sum, BS_SUM_BYTES,
+                                        (int)(bytes + BS_SUM_BYTES * chunk))) != SQLITE_OK)
+                return bs_fail_db(ix, rc);
+            if (chunk_sum(id, chunk, ix->page, len) != sum_at(sum))
+                return bs_corrupt(ix, "a slice page does not match its checksum");
+            ix->page_id = id;
+            ix->chunk = chunk;
+        }
+        uint32_t take = start + len - in < want ? start + len - in : want;
+        memcpy(out, ix->page + (in - start), take);
         out += take;
         off += take;
         want -= take;
@@ -471,7 +522,7 @@ static int write_slices(bs_index *ix, uint64_t nbits, const bs_block *b, int fre
     uint32_t swords = b->cap / 64, w0 = first / 64, w1 = (first + n - 1) / 64, nw = w1 - w0 + 1,
              npages = bs_slice_pages(b->cap, nbits);
     uint64_t *cols = sqlite3_malloc64((sqlite3_uint64)nw * nbytes * 8 * sizeof(uint64_t));
-    uint8_t *zero = sqlite3_malloc64(nbytes), *page = sqlite3_malloc(BS_PAGE_BYTES + BS_SUM_BYTES);
+    uint8_t *zero = sqlite3_malloc64(nbytes), *page = sqlite3_malloc(BS_PAGE_ROW_MAX);
     uint64_t keep[BS_MAX_CAP / 64];
     sqlite3_blob *blob = NULL;
     int rc = SQLITE_OK;
@@ -518,9 +569,11 @@ static int write_slices(bs_index *ix, uint64_t nbits, const bs_block *b, int fre
                 break;
             }
             sqlite3_bind_int64(st, 1, id);
-            sqlite3_bind_blob(st, 2, page, (int)(bytes + BS_SUM_BYTES), SQLITE_STATIC);
+            sqlite3_bind_blob(st, 2, page, (int)(bytes + BS_SUM_BYTES * page_chunks(bytes)),
+                              SQLITE_STATIC);
             rc = done(ix, st);
-        } else if ((rc = sqlite3_blob_write(blob, page, (int)(bytes + BS_SUM_BYTES), 0)) != SQLITE_OK) {
+        } else if ((rc = sqlite3_blob_write(blob, page, (int)(bytes + BS_SUM_BYTES * page_chunks(bytes)),
+                                            0)) != SQLITE_OK) {
             rc = bs_fail_db(ix, rc);
         }
     }
@@ -868,7 +921,7 @@ static int read_live_rows(bs_index *ix, const bs_group *g, const bs_block *b, bs
     uint64_t nbytes = bloom_geometry_nbytes(&g->geo);
     uint32_t nwords = b->cap / 64, npages = bs_slice_pages(b->cap, g->geo.nbits);
     uint64_t *cols = sqlite3_malloc64((sqlite3_uint64)nwords * nbytes * 8 * sizeof(uint64_t));
-    uint8_t *page = sqlite3_malloc(BS_PAGE_BYTES + BS_SUM_BYTES), *bits = sqlite3_malloc64(64 * nbytes);
+    uint8_t *page = sqlite3_malloc(BS_PAGE_ROW_MAX), *bits = sqlite3_malloc64(64 * nbytes);
     int rc = SQLITE_OK;
     *store = sqlite3_malloc64((sqlite3_uint64)b->nlive * nbytes + 1);
     *n = 0;
