@@ -100,16 +100,9 @@ static int read_config(bs_index *ix, char **table, char **column, uint64_t *max_
     if (*table == NULL || *column == NULL || *max_nbits < 64 || *max_nbits > BS_LIMIT_MAX_NBITS ||
         version != BS_VERSION || !has_sum)
         return bs_corrupt(ix, "no valid settings");
-    char *const keep_table = ix->table, *const keep_column = ix->column;
-    uint64_t keep_max = ix->max_nbits;
-    ix->table = *table;
-    ix->column = *column;
-    ix->max_nbits = *max_nbits;
-    int ok = sum == bs_config_sum(ix, version);
-    ix->table = keep_table;
-    ix->column = keep_column;
-    ix->max_nbits = keep_max;
-    return ok ? SQLITE_OK : bs_corrupt(ix, "the settings do not match their checksum");
+    return sum == bs_config_sum(*table, *column, *max_nbits, version)
+               ? SQLITE_OK
+               : bs_corrupt(ix, "the settings do not match their checksum");
 }
 
 /* An existing index's settings, from NAME_config. */
@@ -346,7 +339,7 @@ static int connect_or_create(sqlite3 *db, int argc, const char *const *argv, sql
              "('max_nbits', %lld), ('version', %d), ('sum', %lld), ('groups', 0), ('aside', 0);",
              s, n, s, n, s, n, s, n, n, s, n, s, n, n, s, n, s, n, s, n, s, n, ix->table,
              ix->column, (long long)ix->max_nbits, BS_VERSION,
-             (long long)bs_config_sum(ix, BS_VERSION)))) != SQLITE_OK)
+             (long long)bs_config_sum(ix->table, ix->column, ix->max_nbits, BS_VERSION)))) != SQLITE_OK)
         goto out;
     if ((rc = bs_build(ix)) != SQLITE_OK)
         goto out;

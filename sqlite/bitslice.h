@@ -142,7 +142,8 @@ int bs_corrupt(bs_index *ix, const char *what);
 /* The checksum of a row: its integer fields, then a blob (len may be 0). */
 uint64_t bs_sum(int tag, const sqlite3_int64 *fields, int nfields, const void *blob, size_t len);
 /* The checksum of NAME_config's settings. */
-sqlite3_int64 bs_config_sum(const bs_index *ix, sqlite3_int64 version);
+sqlite3_int64 bs_config_sum(const char *table, const char *column, uint64_t max_nbits,
+                            sqlite3_int64 version);
 /* A counter of NAME_config ("groups", "aside"), and one added to. */
 int bs_config_count(bs_index *ix, const char *key, sqlite3_int64 *count);
 int bs_config_add(bs_index *ix, const char *key, sqlite3_int64 delta);

@@ -117,13 +117,14 @@ uint64_t bs_sum(int tag, const sqlite3_int64 *fields, int nfields, const void *b
     return len > 0 ? bloom_hash_bytes(blob, len, h) : h;
 }
 
-sqlite3_int64 bs_config_sum(const bs_index *ix, sqlite3_int64 version)
+sqlite3_int64 bs_config_sum(const char *table, const char *column, uint64_t max_nbits,
+                            sqlite3_int64 version)
 {
-    size_t tlen = strlen(ix->table), clen = strlen(ix->column);
-    sqlite3_int64 fields[] = {(sqlite3_int64)tlen, (sqlite3_int64)clen,
-                              (sqlite3_int64)ix->max_nbits, version};
-    uint64_t h = bs_sum(BS_SUM_CONFIG, fields, 4, ix->table, tlen);
-    return bf_to_int64(clen > 0 ? bloom_hash_bytes(ix->column, clen, h) : h);
+    size_t tlen = strlen(table), clen = strlen(column);
+    sqlite3_int64 fields[] = {(sqlite3_int64)tlen, (sqlite3_int64)clen, (sqlite3_int64)max_nbits,
+                              version};
+    uint64_t h = bs_sum(BS_SUM_CONFIG, fields, 4, table, tlen);
+    return bf_to_int64(clen > 0 ? bloom_hash_bytes(column, clen, h) : h);
 }
 
 int bs_config_count(bs_index *ix, const char *key, sqlite3_int64 *count)
