@@ -55,39 +55,141 @@ static int set_names(bs_index *ix, sqlite3 *db, const char *schema, const char *
                                                                            : SQLITE_NOMEM;
 }
 
-/* An existing index's settings, from NAME_config. */
-static int open_index(bs_index *ix, sqlite3 *db, const char *schema, const char *name)
+/* NAME_config's settings (*table and *column sqlite3_malloc'd), checked
+ * against their checksum. */
+static int read_config(bs_index *ix, char **table, char **column, uint64_t *max_nbits)
 {
-    memset(ix, 0, sizeof *ix);
-    if (set_names(ix, db, schema, name) != SQLITE_OK)
-        return bs_fail(ix, SQLITE_NOMEM, "out of memory");
-    char *sql = sqlite3_mprintf("SELECT k, v FROM \"%w\".\"%w_config\"", schema, name);
+    char *sql = sqlite3_mprintf("SELECT k, v FROM \"%w\".\"%w_config\"", ix->schema, ix->name);
     sqlite3_stmt *st;
+    sqlite3_int64 version = -1, sum = 0;
+    int has_sum = 0;
+    *table = *column = NULL;
+    *max_nbits = 0;
     if (sql == NULL)
         return bs_fail(ix, SQLITE_NOMEM, "out of memory");
-    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+    int rc = sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL);
     sqlite3_free(sql);
     if (rc != SQLITE_OK)
-        return bs_fail_db(ix, rc);
+        return rc == SQLITE_ERROR ? bs_corrupt(ix, sqlite3_errmsg(ix->db)) : bs_fail_db(ix, rc);
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         const char *k = (const char *)sqlite3_column_text(st, 0);
+        int integer = sqlite3_column_type(st, 1) == SQLITE_INTEGER;
         if (k == NULL)
             continue;
-        if (strcmp(k, "table") == 0)
-            ix->table = sqlite3_mprintf("%s", (const char *)sqlite3_column_text(st, 1));
-        else if (strcmp(k, "column") == 0)
-            ix->column = sqlite3_mprintf("%s", (const char *)sqlite3_column_text(st, 1));
-        else if (strcmp(k, "max_nbits") == 0)
-            ix->max_nbits = (uint64_t)sqlite3_column_int64(st, 1);
+        if (strcmp(k, "table") == 0 && *table == NULL)
+            *table = sqlite3_mprintf("%s", (const char *)sqlite3_column_text(st, 1));
+        else if (strcmp(k, "column") == 0 && *column == NULL)
+            *column = sqlite3_mprintf("%s", (const char *)sqlite3_column_text(st, 1));
+        else if (strcmp(k, "max_nbits") == 0 && integer)
+            *max_nbits = (uint64_t)sqlite3_column_int64(st, 1);
+        else if (strcmp(k, "version") == 0 && integer)
+            version = sqlite3_column_int64(st, 1);
+        else if (strcmp(k, "sum") == 0 && integer) {
+            sum = sqlite3_column_int64(st, 1);
+            has_sum = 1;
+        }
     }
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)
         return bs_fail_db(ix, rc);
-    if (ix->table == NULL || ix->column == NULL || ix->max_nbits < 64 ||
-        ix->max_nbits > BS_LIMIT_MAX_NBITS)
-        return bs_fail(ix, SQLITE_CORRUPT_VTAB,
-                       "the shadow tables of index %s are damaged: no valid settings", name);
-    return SQLITE_OK;
+    if (version != BS_VERSION && version >= 1 && has_sum == (version > 1))
+        return bs_fail(ix, SQLITE_ERROR,
+                       "index %s was made by another version of bloom_bitslice (shadow tables "
+                       "of version %lld, this one reads %d): drop it and create it again",
+                       ix->name, (long long)version, BS_VERSION);
+    if (*table == NULL || *column == NULL || *max_nbits < 64 || *max_nbits > BS_LIMIT_MAX_NBITS ||
+        version != BS_VERSION || !has_sum)
+        return bs_corrupt(ix, "no valid settings");
+    return sum == bs_config_sum(*table, *column, *max_nbits, version)
+               ? SQLITE_OK
+               : bs_corrupt(ix, "the settings do not match their checksum");
+}
+
+/* An existing index's settings, from NAME_config. */
+static int open_index(bs_index *ix, sqlite3 *db, const char *schema, const char *name)
+{
+    memset(ix, 0, sizeof *ix);
+    ix->page_id = -1;
+    if (set_names(ix, db, schema, name) != SQLITE_OK)
+        return bs_fail(ix, SQLITE_NOMEM, "out of memory");
+    return read_config(ix, &ix->table, &ix->column, &ix->max_nbits);
+}
+
+/* The settings of a connected index still NAME_config's. */
+static int check_config(bs_index *ix)
+{
+    char *table, *column;
+    uint64_t max_nbits;
+    int rc = read_config(ix, &table, &column, &max_nbits);
+    if (rc == SQLITE_OK && (strcmp(table, ix->table) != 0 || strcmp(column, ix->column) != 0 ||
+                            max_nbits != ix->max_nbits))
+        rc = bs_corrupt(ix, "the settings changed");
+    sqlite3_free(table);
+    sqlite3_free(column);
+    return rc;
+}
+
+/* ---- the triggers that keep an index current ---- */
+
+static const char *const trigger_suffix[] = {"insert", "delete", "update"};
+
+/* Trigger which of the index, from its event on: as sqlite_master keeps it
+ * after "CREATE TRIGGER name ". */
+static char *trigger_body(const bs_index *ix, int which)
+{
+    const char *t = ix->table, *c = ix->column, *n = ix->name;
+    switch (which) {
+    case 0:
+        return sqlite3_mprintf("AFTER INSERT ON \"%w\" BEGIN "
+                               "INSERT INTO \"%w\"(rowid, filter) VALUES (new.rowid, new.\"%w\"); END",
+                               t, n, c);
+    case 1:
+        return sqlite3_mprintf("AFTER DELETE ON \"%w\" BEGIN "
+                               "DELETE FROM \"%w\" WHERE rowid = old.rowid; END",
+                               t, n);
+    default:
+        return sqlite3_mprintf("AFTER UPDATE ON \"%w\" "
+                               "WHEN old.rowid IS NOT new.rowid OR old.\"%w\" IS NOT new.\"%w\" BEGIN "
+                               "DELETE FROM \"%w\" WHERE rowid = old.rowid; "
+                               "INSERT INTO \"%w\"(rowid, filter) VALUES (new.rowid, new.\"%w\"); END",
+                               t, c, c, n, n, c);
+    }
+}
+
+/* The three triggers there, as created: without one, the table's writes
+ * would go past the index. */
+static int check_triggers(bs_index *ix)
+{
+    int rc = SQLITE_OK;
+    for (int i = 0; i < 3 && rc == SQLITE_OK; i++) {
+        char *name = sqlite3_mprintf("%s_%s", ix->name, trigger_suffix[i]);
+        char *body = trigger_body(ix, i);
+        char *want = body ? sqlite3_mprintf("CREATE TRIGGER \"%w\" %s", name, body) : NULL;
+        sqlite3_stmt *st = name && want ? bs_stmt(ix, BS_TRIGGER_SQL) : NULL;
+        if (name == NULL || want == NULL) {
+            rc = bs_fail(ix, SQLITE_NOMEM, "out of memory");
+        } else if (st == NULL) {
+            rc = SQLITE_ERROR;
+        } else {
+            sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+            int step = sqlite3_step(st);
+            const char *type = step == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL,
+                       *sql = step == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 2) : NULL;
+            if (step != SQLITE_ROW && step != SQLITE_DONE)
+                rc = bs_fail_db(ix, step);
+            else if (type == NULL || sql == NULL || strcmp(type, "trigger") != 0 ||
+                     strcmp(sql, want) != 0)
+                rc = bs_fail(ix, SQLITE_CORRUPT_VTAB,
+                             "index %s is not kept current: its trigger %s is missing or altered "
+                             "(drop the index and create it again)",
+                             ix->name, name);
+            sqlite3_reset(st);
+        }
+        sqlite3_free(name);
+        sqlite3_free(body);
+        sqlite3_free(want);
+    }
+    return rc;
 }
 
 /* An identifier as CREATE VIRTUAL TABLE passes it: quotes removed. */
@@ -148,8 +250,17 @@ static int connect_or_create(sqlite3 *db, int argc, const char *const *argv, sql
         return SQLITE_NOMEM;
     memset(vt, 0, sizeof *vt);
     bs_index *ix = &vt->ix;
+    ix->page_id = -1;
     if (!create) {
+        /* a damaged index still connects, so it can be dropped; what it
+         * found is each query's error */
         rc = open_index(ix, db, argv[1], argv[2]);
+        if (rc != SQLITE_OK && rc != SQLITE_NOMEM && ix->error != NULL) {
+            ix->damage = ix->error;
+            ix->error = NULL;
+            ix->damage_rc = rc;
+            rc = SQLITE_OK;
+        }
         if (rc == SQLITE_OK)
             rc = declare(db);
         goto out;
@@ -213,36 +324,33 @@ static int connect_or_create(sqlite3 *db, int argc, const char *const *argv, sql
              "CREATE TABLE \"%w\".\"%w_config\"(k TEXT PRIMARY KEY, v) WITHOUT ROWID;"
              "CREATE TABLE \"%w\".\"%w_groups\"(id INTEGER PRIMARY KEY, layout INTEGER NOT NULL, "
              "nhashes INTEGER NOT NULL, seed INTEGER NOT NULL, nbits INTEGER NOT NULL, "
-             "pending INTEGER NOT NULL);"
+             "pending INTEGER NOT NULL, nblocks INTEGER NOT NULL, sum INTEGER NOT NULL);"
              "CREATE TABLE \"%w\".\"%w_pending\"(rid INTEGER PRIMARY KEY, grp INTEGER NOT NULL, "
-             "bits BLOB NOT NULL);"
+             "sum INTEGER NOT NULL, bits BLOB NOT NULL);"
              "CREATE INDEX \"%w\".\"%w_pending_grp\" ON \"%w_pending\"(grp);"
              "CREATE TABLE \"%w\".\"%w_blocks\"(id INTEGER PRIMARY KEY, grp INTEGER NOT NULL, "
              "cap INTEGER NOT NULL, nrows INTEGER NOT NULL, nlive INTEGER NOT NULL, "
-             "live BLOB NOT NULL, rids BLOB NOT NULL);"
+             "sum INTEGER NOT NULL, live BLOB NOT NULL, rids BLOB NOT NULL);"
              "CREATE INDEX \"%w\".\"%w_blocks_grp\" ON \"%w_blocks\"(grp, id);"
              "CREATE TABLE \"%w\".\"%w_slices\"(id INTEGER PRIMARY KEY, data BLOB NOT NULL);"
              "CREATE TABLE \"%w\".\"%w_map\"(rid INTEGER PRIMARY KEY, loc INTEGER NOT NULL);"
-             "CREATE TABLE \"%w\".\"%w_aside\"(rid INTEGER PRIMARY KEY);"
+             "CREATE TABLE \"%w\".\"%w_aside\"(rid INTEGER PRIMARY KEY, sum INTEGER NOT NULL);"
              "INSERT INTO \"%w\".\"%w_config\" VALUES ('table', %Q), ('column', %Q), "
-             "('max_nbits', %lld), ('version', 1);",
+             "('max_nbits', %lld), ('version', %d), ('sum', %lld), ('groups', 0), ('aside', 0);",
              s, n, s, n, s, n, s, n, n, s, n, s, n, n, s, n, s, n, s, n, s, n, ix->table,
-             ix->column, (long long)ix->max_nbits))) != SQLITE_OK)
+             ix->column, (long long)ix->max_nbits, BS_VERSION,
+             (long long)bs_config_sum(ix->table, ix->column, ix->max_nbits, BS_VERSION)))) != SQLITE_OK)
         goto out;
     if ((rc = bs_build(ix)) != SQLITE_OK)
         goto out;
     /* the triggers that keep it current */
-    rc = exec(ix, sqlite3_mprintf(
-             "CREATE TRIGGER \"%w\".\"%w_insert\" AFTER INSERT ON \"%w\" BEGIN "
-             "INSERT INTO \"%w\"(rowid, filter) VALUES (new.rowid, new.\"%w\"); END;"
-             "CREATE TRIGGER \"%w\".\"%w_delete\" AFTER DELETE ON \"%w\" BEGIN "
-             "DELETE FROM \"%w\" WHERE rowid = old.rowid; END;"
-             "CREATE TRIGGER \"%w\".\"%w_update\" AFTER UPDATE ON \"%w\" "
-             "WHEN old.rowid IS NOT new.rowid OR old.\"%w\" IS NOT new.\"%w\" BEGIN "
-             "DELETE FROM \"%w\" WHERE rowid = old.rowid; "
-             "INSERT INTO \"%w\"(rowid, filter) VALUES (new.rowid, new.\"%w\"); END;",
-             s, n, ix->table, n, ix->column, s, n, ix->table, n, s, n, ix->table, ix->column,
-             ix->column, n, n, ix->column));
+    for (int i = 0; i < 3 && rc == SQLITE_OK; i++) {
+        char *body = trigger_body(ix, i);
+        rc = body ? exec(ix, sqlite3_mprintf("CREATE TRIGGER \"%w\".\"%w_%s\" %s", s, n,
+                                             trigger_suffix[i], body))
+                  : bs_fail(ix, SQLITE_NOMEM, "out of memory");
+        sqlite3_free(body);
+    }
     if (rc == SQLITE_OK)
         rc = declare(db);
 out:
@@ -389,43 +497,6 @@ static int push(bs_index *ix, bs_list *l, sqlite3_int64 rid)
     return SQLITE_OK;
 }
 
-/* Slice p of a block (cap / 8 bytes): bytes p * cap / 8 on of the block's
- * stream of slice pages, from one page or two. */
-static int read_slice(bs_index *ix, sqlite3_int64 block, uint32_t cap, uint64_t nbits, uint64_t p,
-                      uint8_t *out)
-{
-    uint64_t off = p * (cap / 8);
-    uint32_t want = cap / 8;
-    while (want > 0) {
-        uint32_t page = (uint32_t)(off / BS_PAGE_BYTES), in = (uint32_t)(off % BS_PAGE_BYTES);
-        uint32_t bytes = bs_slice_page_bytes(cap, nbits, page);
-        uint32_t take = bytes - in < want ? bytes - in : want;
-        sqlite3_int64 id = (sqlite3_int64)((uint64_t)block << BS_PAGE_SHIFT | page);
-        int rc = ix->slices ? sqlite3_blob_reopen(ix->slices, id)
-                            : sqlite3_blob_open(ix->db, ix->schema, ix->slices_table, "data", id,
-                                                0, &ix->slices);
-        if (rc != SQLITE_OK) {
-            sqlite3_blob_close(ix->slices);
-            ix->slices = NULL;
-            return rc == SQLITE_ERROR
-                       ? bs_fail(ix, SQLITE_CORRUPT_VTAB,
-                                 "the shadow tables of index %s are damaged: a slice page is missing",
-                                 ix->name)
-                       : bs_fail_db(ix, rc);
-        }
-        if (sqlite3_blob_bytes(ix->slices) != (int)bytes || take == 0)
-            return bs_fail(ix, SQLITE_CORRUPT_VTAB,
-                           "the shadow tables of index %s are damaged: a slice page has the wrong size",
-                           ix->name);
-        if ((rc = sqlite3_blob_read(ix->slices, out, (int)take, (int)in)) != SQLITE_OK)
-            return bs_fail_db(ix, rc);
-        out += take;
-        off += take;
-        want -= take;
-    }
-    return SQLITE_OK;
-}
-
 static uint64_t word_at(const uint8_t *p)
 {
     uint64_t v = 0;
@@ -434,14 +505,36 @@ static uint64_t word_at(const uint8_t *p)
     return v;
 }
 
+/* The rowid at slot of block id, which NAME_map must put there: a rowid
+ * damaged in the block, or in the map, is an error, not a row lost. */
+static int rowid_at(bs_index *ix, sqlite3_blob **rids, sqlite3_int64 id, sqlite3_int64 cap,
+                    uint32_t slot, sqlite3_int64 *rid)
+{
+    uint8_t bytes[8];
+    int rc = *rids ? sqlite3_blob_reopen(*rids, id)
+                   : sqlite3_blob_open(ix->db, ix->schema, ix->blocks_table, "rids", id, 0, rids);
+    if (rc != SQLITE_OK) {
+        sqlite3_blob_close(*rids);
+        *rids = NULL;
+        return bs_fail_db(ix, rc);
+    }
+    if (sqlite3_blob_bytes(*rids) != 8 * cap)
+        return bs_corrupt(ix, "a block has counts out of range");
+    if ((rc = sqlite3_blob_read(*rids, bytes, 8, (int)(8 * slot))) != SQLITE_OK)
+        return bs_fail_db(ix, rc);
+    *rid = bf_to_int64(word_at(bytes));
+    return bs_check_map(ix, *rid, id, slot);
+}
+
 /* The candidates of one group: its pending rows and block slots whose
- * bits at pos are all set. */
+ * bits at pos are all set (npos 0: all of them).  Counts and checksums of
+ * what it reads are checked on the way. */
 static int group_candidates(bs_index *ix, const bs_group *g, const uint64_t *pos, int npos,
                             bs_list *cands)
 {
-    uint64_t nbytes = bloom_geometry_nbytes(&g->geo);
     sqlite3_stmt *st = bs_stmt(ix, BS_PENDING_OF_GROUP);
     sqlite3_blob *rids = NULL;
+    sqlite3_int64 npending = 0, nblocks = 0;
     int rc;
     if (st == NULL)
         return SQLITE_ERROR;
@@ -449,11 +542,10 @@ static int group_candidates(bs_index *ix, const bs_group *g, const uint64_t *pos
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         const uint8_t *bits = sqlite3_column_blob(st, 1);
         int all = 1;
-        if ((uint64_t)sqlite3_column_bytes(st, 1) != nbytes || bits == NULL) {
+        npending++;
+        if ((rc = bs_check_pending(ix, g, st)) != SQLITE_OK) {
             sqlite3_reset(st);
-            return bs_fail(ix, SQLITE_CORRUPT_VTAB,
-                           "the shadow tables of index %s are damaged: a pending row has the wrong size",
-                           ix->name);
+            return rc;
         }
         for (int i = 0; i < npos && all; i++)
             all = bits[pos[i] >> 3] >> (pos[i] & 7) & 1;
@@ -465,6 +557,8 @@ static int group_candidates(bs_index *ix, const bs_group *g, const uint64_t *pos
     sqlite3_reset(st);
     if (rc != SQLITE_DONE)
         return bs_fail_db(ix, rc);
+    if (npending != g->pending)
+        return bs_corrupt(ix, "pending rows do not match their count");
 
     /* the blocks: live slots AND the slices at pos */
     if ((st = bs_stmt(ix, BS_BLOCKS_OF_GROUP)) == NULL)
@@ -475,27 +569,21 @@ static int group_candidates(bs_index *ix, const bs_group *g, const uint64_t *pos
     while (rc == SQLITE_OK && (step = sqlite3_step(st)) == SQLITE_ROW) {
         sqlite3_int64 id = sqlite3_column_int64(st, 0), cap = sqlite3_column_int64(st, 1),
                       nrows = sqlite3_column_int64(st, 2);
-        const uint8_t *live = sqlite3_column_blob(st, 3);
+        const uint8_t *live = sqlite3_column_blob(st, 4);
         uint64_t acc[BS_MAX_CAP / 64];
         uint8_t slice[BS_MAX_CAP / 8];
         int any = 0;
-        if (cap < BS_MIN_CAP || cap > BS_MAX_CAP || cap % 64 != 0 || nrows < 0 || nrows > cap ||
-            sqlite3_column_bytes(st, 3) != cap / 8 || live == NULL) {
-            rc = bs_fail(ix, SQLITE_CORRUPT_VTAB,
-                         "the shadow tables of index %s are damaged: a block has counts out of range",
-                         ix->name);
+        nblocks++;
+        if ((rc = bs_check_block(ix, id, g->id, cap, nrows, sqlite3_column_int64(st, 3), live,
+                                 sqlite3_column_bytes(st, 4), sqlite3_column_int64(st, 5))) != SQLITE_OK)
             break;
-        }
         uint32_t nwords = (uint32_t)cap / 64;
         for (uint32_t w = 0; w < nwords; w++) {
-            uint64_t base = 64 * (uint64_t)w, mask = word_at(live + 8 * w);
-            if (base + 64 > (uint64_t)nrows)
-                mask &= (uint64_t)nrows <= base ? 0 : (UINT64_C(1) << ((uint64_t)nrows - base)) - 1;
-            acc[w] = mask;
-            any |= mask != 0;
+            acc[w] = word_at(live + 8 * w); /* none past nrows: checked */
+            any |= acc[w] != 0;
         }
         for (int i = 0; i < npos && any && rc == SQLITE_OK; i++) {
-            rc = read_slice(ix, id, (uint32_t)cap, g->geo.nbits, pos[i], slice);
+            rc = bs_read_slice(ix, id, (uint32_t)cap, g->geo.nbits, pos[i], slice);
             any = 0;
             for (uint32_t w = 0; w < nwords && rc == SQLITE_OK; w++) {
                 acc[w] &= word_at(slice + 8 * w);
@@ -504,59 +592,66 @@ static int group_candidates(bs_index *ix, const bs_group *g, const uint64_t *pos
         }
         for (uint32_t w = 0; w < nwords && any && rc == SQLITE_OK; w++)
             for (uint64_t bits = acc[w]; bits != 0 && rc == SQLITE_OK; bits &= bits - 1) {
-                uint32_t slot = 64 * w + (uint32_t)__builtin_ctzll(bits);
-                uint8_t rid[8];
-                rc = rids ? sqlite3_blob_reopen(rids, id)
-                          : sqlite3_blob_open(ix->db, ix->schema, ix->blocks_table, "rids", id, 0,
-                                              &rids);
-                if (rc == SQLITE_OK && sqlite3_blob_bytes(rids) != 8 * cap)
-                    rc = bs_fail(ix, SQLITE_CORRUPT_VTAB,
-                                 "the shadow tables of index %s are damaged: a block has counts out of range",
-                                 ix->name);
-                else if (rc == SQLITE_OK && (rc = sqlite3_blob_read(rids, rid, 8, (int)(8 * slot))) != SQLITE_OK)
-                    rc = bs_fail_db(ix, rc);
-                else if (rc != SQLITE_OK)
-                    rc = bs_fail_db(ix, rc);
-                else
-                    rc = push(ix, cands, bf_to_int64(word_at(rid)));
+                sqlite3_int64 rid = 0;
+                rc = rowid_at(ix, &rids, id, cap, 64 * w + (uint32_t)__builtin_ctzll(bits), &rid);
+                if (rc == SQLITE_OK)
+                    rc = push(ix, cands, rid);
             }
     }
     if (rc == SQLITE_OK && step != SQLITE_DONE)
         rc = bs_fail_db(ix, step);
     sqlite3_reset(st);
     sqlite3_blob_close(rids);
+    if (rc == SQLITE_OK && nblocks != g->nblocks)
+        rc = bs_corrupt(ix, "blocks do not match their count");
     return rc;
 }
 
-/* The rows of the table whose filter may contain probe's value. */
+/* The rows of the table whose filter may contain probe's value; without a
+ * probe, every row the index holds.  Everything read is checked first. */
 static int query(bs_index *ix, bf_stored_probe *probe, sqlite3_int64 **out, int *nout)
 {
     bs_group groups[BS_MAX_GROUPS];
     bs_list cands = {NULL, 0, 0}, hits = {NULL, 0, 0};
+    sqlite3_int64 naside = 0, want_aside;
     int ngroups, rc;
     *out = NULL;
     *nout = 0;
-    if ((rc = bs_load_groups(ix, groups, &ngroups)) != SQLITE_OK)
+    ix->page_id = -1;
+    if (ix->damage != NULL)
+        return bs_fail(ix, ix->damage_rc, "%s", ix->damage);
+    if ((rc = check_config(ix)) != SQLITE_OK || (rc = check_triggers(ix)) != SQLITE_OK ||
+        (rc = bs_load_groups(ix, groups, &ngroups)) != SQLITE_OK ||
+        (rc = bs_config_count(ix, "aside", &want_aside)) != SQLITE_OK)
         return rc;
     for (int gi = 0; gi < ngroups && rc == SQLITE_OK; gi++) {
         uint64_t pos[BLOOM_MAX_NHASHES];
-        int n = (int)bloom_probe_bits(&groups[gi].geo,
-                                      bf_stored_probe_hash(probe, groups[gi].geo.seed), pos),
-            m = 0;
-        qsort(pos, (size_t)n, sizeof pos[0], compare_positions);
-        for (int i = 0; i < n; i++)
-            if (m == 0 || pos[m - 1] != pos[i])
-                pos[m++] = pos[i];
+        int m = 0;
+        if (probe != NULL) {
+            int n = (int)bloom_probe_bits(&groups[gi].geo,
+                                          bf_stored_probe_hash(probe, groups[gi].geo.seed), pos);
+            qsort(pos, (size_t)n, sizeof pos[0], compare_positions);
+            for (int i = 0; i < n; i++)
+                if (m == 0 || pos[m - 1] != pos[i])
+                    pos[m++] = pos[i];
+        }
         rc = group_candidates(ix, &groups[gi], pos, m, &cands);
     }
     sqlite3_stmt *st = rc == SQLITE_OK ? bs_stmt(ix, BS_ASIDE_ALL) : NULL;
     if (rc == SQLITE_OK && st == NULL)
         rc = SQLITE_ERROR;
-    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW)
-        rc = push(ix, &cands, sqlite3_column_int64(st, 0));
-    sqlite3_reset(st);
+    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        sqlite3_int64 rid = sqlite3_column_int64(st, 0);
+        naside++;
+        rc = sqlite3_column_type(st, 1) == SQLITE_INTEGER &&
+                     sqlite3_column_int64(st, 1) == bf_to_int64(bs_sum(BS_SUM_ASIDE, &rid, 1, NULL, 0))
+                 ? push(ix, &cands, rid)
+                 : bs_corrupt(ix, "a row kept aside does not match its checksum");
+    }
+    if (st != NULL)
+        sqlite3_reset(st);
     if (rc == SQLITE_DONE)
-        rc = SQLITE_OK;
+        rc = naside == want_aside ? SQLITE_OK : bs_corrupt(ix, "rows kept aside do not match their count");
     else if (rc != SQLITE_OK && ix->error == NULL)
         rc = bs_fail_db(ix, rc);
     if (rc != SQLITE_OK)
@@ -568,6 +663,10 @@ static int query(bs_index *ix, bf_stored_probe *probe, sqlite3_int64 **out, int 
     for (int i = 0; i < cands.n && rc == SQLITE_OK; i++) {
         if (i > 0 && cands.v[i] == cands.v[i - 1])
             continue;
+        if (probe == NULL) {
+            rc = push(ix, &hits, cands.v[i]);
+            continue;
+        }
         if ((st = bs_stmt(ix, BS_CONTENT_TYPE)) == NULL) {
             rc = SQLITE_ERROR;
             break;
@@ -698,6 +797,10 @@ static int bs_filter(sqlite3_vtab_cursor *base, int idx_num, const char *idx_str
     bs_index *ix = &((bs_vtab *)base->pVtab)->ix;
     int rc = SQLITE_OK;
     cursor_reset(cur);
+    if (ix->damage != NULL) {
+        bs_fail(ix, ix->damage_rc, "%s", ix->damage);
+        return vtab_error(base->pVtab, ix->damage_rc);
+    }
     if (idx_num == 1 && argc == 1) {
         if (sqlite3_value_type(argv[0]) == SQLITE_NULL)
             return SQLITE_OK; /* NULL is never a member */
@@ -720,17 +823,7 @@ static int bs_filter(sqlite3_vtab_cursor *base, int idx_num, const char *idx_str
             cur->nrows = 1;
         }
     } else {
-        bs_list all = {NULL, 0, 0};
-        sqlite3_stmt *st = bs_stmt(ix, BS_ALL_ROWIDS);
-        if (st == NULL)
-            return vtab_error(base->pVtab, SQLITE_ERROR);
-        while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-            if ((rc = push(ix, &all, sqlite3_column_int64(st, 0))) != SQLITE_OK)
-                break;
-        sqlite3_reset(st);
-        rc = rc == SQLITE_DONE ? SQLITE_OK : ix->error ? rc : bs_fail_db(ix, rc);
-        cur->rows = all.v;
-        cur->nrows = all.n;
+        rc = query(ix, NULL, &cur->rows, &cur->nrows);
     }
     return rc == SQLITE_OK ? SQLITE_OK : vtab_error(base->pVtab, rc);
 }
@@ -768,6 +861,10 @@ static int bs_update(sqlite3_vtab *base, int argc, sqlite3_value **argv, sqlite3
 {
     bs_index *ix = &((bs_vtab *)base)->ix;
     int rc = SQLITE_OK;
+    if (ix->damage != NULL) {
+        bs_fail(ix, ix->damage_rc, "%s", ix->damage);
+        return vtab_error(base, ix->damage_rc);
+    }
     if (sqlite3_value_type(argv[0]) != SQLITE_NULL)
         rc = bs_drop(ix, sqlite3_value_int64(argv[0]));
     if (rc == SQLITE_OK && argc > 1) {

@@ -16,35 +16,39 @@
 static const char *const templates[BS_NSTMT] = {
     [BS_GROUP_FIND] = "SELECT id FROM \"%w\".\"%w_groups\" "
                       "WHERE layout = ?1 AND nhashes = ?2 AND seed = ?3 AND nbits = ?4",
-    [BS_GROUP_COUNT] = "SELECT count(*) FROM \"%w\".\"%w_groups\"",
-    [BS_GROUP_INSERT] = "INSERT INTO \"%w\".\"%w_groups\"(layout, nhashes, seed, nbits, pending) "
-                        "VALUES (?1, ?2, ?3, ?4, 0)",
+    [BS_GROUP_INSERT] = "INSERT INTO \"%w\".\"%w_groups\"(id, layout, nhashes, seed, nbits, pending, "
+                        "nblocks, sum) VALUES (?1, ?2, ?3, ?4, ?5, 0, 0, ?6)",
     [BS_GROUP_PENDING] = "UPDATE \"%w\".\"%w_groups\" SET pending = pending + ?2 WHERE id = ?1",
-    [BS_GROUPS_ALL] = "SELECT id, layout, nhashes, seed, nbits, pending FROM \"%w\".\"%w_groups\" "
-                      "ORDER BY id",
-    [BS_PENDING_INSERT] = "INSERT INTO \"%w\".\"%w_pending\"(rid, grp, bits) VALUES (?1, ?2, ?3)",
-    [BS_PENDING_GROUP_OF] = "SELECT grp FROM \"%w\".\"%w_pending\" WHERE rid = ?1",
+    [BS_GROUP_BLOCKS] = "UPDATE \"%w\".\"%w_groups\" SET nblocks = nblocks + ?2 WHERE id = ?1",
+    [BS_GROUPS_ALL] = "SELECT id, layout, nhashes, seed, nbits, pending, nblocks, sum "
+                      "FROM \"%w\".\"%w_groups\" ORDER BY id",
+    [BS_PENDING_INSERT] = "INSERT INTO \"%w\".\"%w_pending\"(rid, grp, bits, sum) VALUES (?1, ?2, ?3, ?4)",
+    [BS_PENDING_GROUP_OF] = "SELECT grp, bits, sum FROM \"%w\".\"%w_pending\" WHERE rid = ?1",
     [BS_PENDING_DELETE] = "DELETE FROM \"%w\".\"%w_pending\" WHERE rid = ?1",
-    [BS_PENDING_OF_GROUP] = "SELECT rid, bits FROM \"%w\".\"%w_pending\" WHERE grp = ?1 ORDER BY rid",
+    [BS_PENDING_OF_GROUP] = "SELECT rid, bits, sum FROM \"%w\".\"%w_pending\" WHERE grp = ?1 ORDER BY rid",
     [BS_PENDING_DELETE_GROUP] = "DELETE FROM \"%w\".\"%w_pending\" WHERE grp = ?1",
-    [BS_ASIDE_INSERT] = "INSERT OR REPLACE INTO \"%w\".\"%w_aside\"(rid) VALUES (?1)",
+    [BS_ASIDE_INSERT] = "INSERT INTO \"%w\".\"%w_aside\"(rid, sum) VALUES (?1, ?2)",
+    [BS_ASIDE_GET] = "SELECT sum FROM \"%w\".\"%w_aside\" WHERE rid = ?1",
     [BS_ASIDE_DELETE] = "DELETE FROM \"%w\".\"%w_aside\" WHERE rid = ?1",
-    [BS_ASIDE_ALL] = "SELECT rid FROM \"%w\".\"%w_aside\" ORDER BY rid",
+    [BS_ASIDE_ALL] = "SELECT rid, sum FROM \"%w\".\"%w_aside\" ORDER BY rid",
     /* loc = block * 1024 + slot: one integer a row */
     [BS_MAP_GET] = "SELECT loc / 1024, loc %% 1024 FROM \"%w\".\"%w_map\" WHERE rid = ?1",
     [BS_MAP_INSERT] = "INSERT OR REPLACE INTO \"%w\".\"%w_map\"(rid, loc) VALUES (?1, ?2 * 1024 + ?3)",
     [BS_MAP_DELETE] = "DELETE FROM \"%w\".\"%w_map\" WHERE rid = ?1",
     [BS_BLOCK_LAST] = "SELECT id FROM \"%w\".\"%w_blocks\" WHERE grp = ?1 ORDER BY id DESC LIMIT 1",
-    [BS_BLOCK_GET] = "SELECT grp, cap, nrows, nlive, live, rids FROM \"%w\".\"%w_blocks\" WHERE id = ?1",
-    [BS_BLOCK_INSERT] = "INSERT INTO \"%w\".\"%w_blocks\"(grp, cap, nrows, nlive, live, rids) "
-                        "VALUES (?1, ?2, 0, 0, zeroblob(?2 / 8), zeroblob(?2 * 8))",
-    [BS_BLOCK_UPDATE] = "UPDATE \"%w\".\"%w_blocks\" SET nrows = ?2, nlive = ?3, live = ?4, rids = ?5 "
-                        "WHERE id = ?1",
+    [BS_BLOCK_GET] = "SELECT grp, cap, nrows, nlive, live, rids, sum FROM \"%w\".\"%w_blocks\" WHERE id = ?1",
+    /* its checksum is written with its first rows, in the same statement */
+    [BS_BLOCK_INSERT] = "INSERT INTO \"%w\".\"%w_blocks\"(grp, cap, nrows, nlive, live, rids, sum) "
+                        "VALUES (?1, ?2, 0, 0, zeroblob(?2 / 8), zeroblob(?2 * 8), 0)",
+    [BS_BLOCK_UPDATE] = "UPDATE \"%w\".\"%w_blocks\" SET nrows = ?2, nlive = ?3, live = ?4, rids = ?5, "
+                        "sum = ?6 WHERE id = ?1",
     [BS_BLOCK_DELETE] = "DELETE FROM \"%w\".\"%w_blocks\" WHERE id = ?1",
-    [BS_BLOCKS_OF_GROUP] = "SELECT id, cap, nrows, live FROM \"%w\".\"%w_blocks\" WHERE grp = ?1 "
+    [BS_BLOCKS_OF_GROUP] = "SELECT id, cap, nrows, nlive, live, sum FROM \"%w\".\"%w_blocks\" WHERE grp = ?1 "
                            "ORDER BY id",
     [BS_SLICE_INSERT] = "INSERT INTO \"%w\".\"%w_slices\"(id, data) VALUES (?1, ?2)",
     [BS_SLICES_DELETE] = "DELETE FROM \"%w\".\"%w_slices\" WHERE id >= ?1 AND id < ?2",
+    [BS_CONFIG_GET] = "SELECT v FROM \"%w\".\"%w_config\" WHERE k = ?1",
+    [BS_CONFIG_ADD] = "UPDATE \"%w\".\"%w_config\" SET v = v + ?2 WHERE k = ?1",
 };
 
 sqlite3_stmt *bs_stmt(bs_index *ix, int which)
@@ -55,11 +59,10 @@ sqlite3_stmt *bs_stmt(bs_index *ix, int which)
         return ix->stmt[which];
     }
     char *sql;
-    if (which == BS_ALL_ROWIDS)
-        sql = sqlite3_mprintf("SELECT rid FROM \"%w\".\"%w_pending\" UNION "
-                              "SELECT rid FROM \"%w\".\"%w_map\" UNION "
-                              "SELECT rid FROM \"%w\".\"%w_aside\" ORDER BY 1",
-                              ix->schema, ix->name, ix->schema, ix->name, ix->schema, ix->name);
+    /* sqlite_master: sqlite_schema is 3.33's name for it */
+    if (which == BS_TRIGGER_SQL)
+        sql = sqlite3_mprintf("SELECT type, tbl_name, sql FROM \"%w\".sqlite_master WHERE name = ?1",
+                              ix->schema);
     else if (which == BS_CONTENT_TYPE)
         sql = sqlite3_mprintf("SELECT typeof(\"%w\") FROM \"%w\".\"%w\" WHERE rowid = ?1",
                               ix->column, ix->schema, ix->table);
@@ -71,6 +74,11 @@ sqlite3_stmt *bs_stmt(bs_index *ix, int which)
     }
     int rc = sqlite3_prepare_v2(ix->db, sql, -1, &ix->stmt[which], NULL);
     sqlite3_free(sql);
+    if (rc == SQLITE_ERROR && which != BS_CONTENT_TYPE) {
+        /* a shadow table or column gone (no such table, no such column) */
+        bs_corrupt(ix, sqlite3_errmsg(ix->db));
+        return NULL;
+    }
     if (rc != SQLITE_OK) {
         bs_fail_db(ix, rc);
         return NULL;
@@ -93,10 +101,58 @@ int bs_fail_db(bs_index *ix, int rc)
     return bs_fail(ix, rc, "%s", sqlite3_errmsg(ix->db));
 }
 
-static int corrupt(bs_index *ix, const char *what)
+int bs_corrupt(bs_index *ix, const char *what)
 {
     return bs_fail(ix, SQLITE_CORRUPT_VTAB, "the shadow tables of index %s are damaged: %s",
                    ix->name, what);
+}
+
+uint64_t bs_sum(int tag, const sqlite3_int64 *fields, int nfields, const void *blob, size_t len)
+{
+    uint8_t buf[8 * 8];
+    for (int i = 0; i < nfields; i++)
+        for (int j = 0; j < 8; j++)
+            buf[8 * i + j] = (uint8_t)((uint64_t)fields[i] >> (8 * j));
+    uint64_t h = bloom_hash_bytes(buf, 8 * (size_t)nfields, (uint64_t)tag);
+    return len > 0 ? bloom_hash_bytes(blob, len, h) : h;
+}
+
+sqlite3_int64 bs_config_sum(const char *table, const char *column, uint64_t max_nbits,
+                            sqlite3_int64 version)
+{
+    size_t tlen = strlen(table), clen = strlen(column);
+    sqlite3_int64 fields[] = {(sqlite3_int64)tlen, (sqlite3_int64)clen, (sqlite3_int64)max_nbits,
+                              version};
+    uint64_t h = bs_sum(BS_SUM_CONFIG, fields, 4, table, tlen);
+    return bf_to_int64(clen > 0 ? bloom_hash_bytes(column, clen, h) : h);
+}
+
+int bs_config_count(bs_index *ix, const char *key, sqlite3_int64 *count)
+{
+    sqlite3_stmt *st = bs_stmt(ix, BS_CONFIG_GET);
+    if (st == NULL)
+        return SQLITE_ERROR;
+    sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st), type = rc == SQLITE_ROW ? sqlite3_column_type(st, 0) : SQLITE_NULL;
+    *count = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+    sqlite3_reset(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return bs_fail_db(ix, rc);
+    return type == SQLITE_INTEGER && *count >= 0 ? SQLITE_OK : bs_corrupt(ix, "a count of rows is missing");
+}
+
+int bs_config_add(bs_index *ix, const char *key, sqlite3_int64 delta)
+{
+    sqlite3_stmt *st = bs_stmt(ix, BS_CONFIG_ADD);
+    if (st == NULL)
+        return SQLITE_ERROR;
+    sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, delta);
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE)
+        return bs_fail_db(ix, rc == SQLITE_ROW ? SQLITE_ERROR : rc);
+    return sqlite3_changes(ix->db) == 1 ? SQLITE_OK : bs_corrupt(ix, "a count of rows is missing");
 }
 
 void bs_index_close(bs_index *ix)
@@ -111,6 +167,7 @@ void bs_index_close(bs_index *ix)
     sqlite3_free(ix->slices_table);
     sqlite3_free(ix->blocks_table);
     sqlite3_free(ix->error);
+    sqlite3_free(ix->damage);
     memset(ix, 0, sizeof *ix);
 }
 
@@ -133,17 +190,26 @@ int bs_load_groups(bs_index *ix, bs_group *groups, int *ngroups)
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         if (n == BS_MAX_GROUPS) {
             sqlite3_reset(st);
-            return corrupt(ix, "too many groups");
+            return bs_corrupt(ix, "too many groups");
         }
         bs_group *g = &groups[n++];
-        int64_t layout = sqlite3_column_int64(st, 1), nhashes = sqlite3_column_int64(st, 2),
-                nbits = sqlite3_column_int64(st, 4);
-        g->id = sqlite3_column_int64(st, 0);
+        sqlite3_int64 fields[] = {sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
+                                  sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3),
+                                  sqlite3_column_int64(st, 4)};
+        int64_t layout = fields[1], nhashes = fields[2], nbits = fields[4];
+        g->id = fields[0];
         g->pending = sqlite3_column_int64(st, 5);
-        if (layout < 0 || layout > 255 || nhashes < 0 || nhashes > 255 || nbits < 1 ||
-            (uint64_t)nbits > ix->max_nbits || g->pending < 0) {
+        g->nblocks = sqlite3_column_int64(st, 6);
+        /* groups are never deleted: ids 1 to n */
+        if (g->id != n || sqlite3_column_type(st, 7) != SQLITE_INTEGER ||
+            sqlite3_column_int64(st, 7) != bf_to_int64(bs_sum(BS_SUM_GROUP, fields, 5, NULL, 0))) {
             sqlite3_reset(st);
-            return corrupt(ix, "a group has no valid geometry");
+            return bs_corrupt(ix, "a group does not match its checksum");
+        }
+        if (layout < 0 || layout > 255 || nhashes < 0 || nhashes > 255 || nbits < 1 ||
+            (uint64_t)nbits > ix->max_nbits || g->pending < 0 || g->nblocks < 0) {
+            sqlite3_reset(st);
+            return bs_corrupt(ix, "a group has no valid geometry");
         }
         g->geo.layout = (uint8_t)layout;
         g->geo.nhashes = (uint8_t)nhashes;
@@ -151,12 +217,17 @@ int bs_load_groups(bs_index *ix, bs_group *groups, int *ngroups)
         g->geo.nbits = (uint64_t)nbits;
         if (bloom_check_geometry(&g->geo, NULL) != BLOOM_OK) {
             sqlite3_reset(st);
-            return corrupt(ix, "a group has no valid geometry");
+            return bs_corrupt(ix, "a group has no valid geometry");
         }
     }
     sqlite3_reset(st);
     if (rc != SQLITE_DONE)
         return bs_fail_db(ix, rc);
+    sqlite3_int64 count;
+    if ((rc = bs_config_count(ix, "groups", &count)) != SQLITE_OK)
+        return rc;
+    if (count != n)
+        return bs_corrupt(ix, "groups are missing");
     *ngroups = n;
     return SQLITE_OK;
 }
@@ -172,7 +243,7 @@ static int load_group(bs_index *ix, sqlite3_int64 id, bs_group *out)
             *out = groups[i];
             return SQLITE_OK;
         }
-    return corrupt(ix, "a row of no group");
+    return bs_corrupt(ix, "a row of no group");
 }
 
 uint32_t bs_slice_pages(uint32_t cap, uint64_t nbits)
@@ -187,21 +258,125 @@ uint32_t bs_slice_page_bytes(uint32_t cap, uint64_t nbits, uint32_t page)
     return (uint32_t)(bytes - start < BS_PAGE_BYTES ? bytes - start : BS_PAGE_BYTES);
 }
 
+/* A page's checksums, after its bytes: one a chunk, of the page's id, the
+ * chunk's number and bytes. */
+static uint32_t page_chunks(uint32_t bytes)
+{
+    return (bytes + BS_CHUNK_BYTES - 1) / BS_CHUNK_BYTES;
+}
+
+/* Bytes of chunk c of a page of bytes. */
+static uint32_t chunk_len(uint32_t bytes, uint32_t c)
+{
+    uint32_t start = c * BS_CHUNK_BYTES;
+    return bytes - start < BS_CHUNK_BYTES ? bytes - start : BS_CHUNK_BYTES;
+}
+
+static uint64_t chunk_sum(sqlite3_int64 id, uint32_t chunk, const uint8_t *data, uint32_t len)
+{
+    sqlite3_int64 fields[] = {id, chunk};
+    return bs_sum(BS_SUM_PAGE, fields, 2, data, len);
+}
+
+static uint64_t sum_at(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = BS_SUM_BYTES - 1; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+
+static void put_page_sum(sqlite3_int64 id, uint8_t *page, uint32_t bytes)
+{
+    for (uint32_t c = 0; c < page_chunks(bytes); c++) {
+        uint64_t sum = chunk_sum(id, c, page + c * BS_CHUNK_BYTES, chunk_len(bytes, c));
+        for (int i = 0; i < BS_SUM_BYTES; i++)
+            page[bytes + BS_SUM_BYTES * c + (uint32_t)i] = (uint8_t)(sum >> (8 * i));
+    }
+}
+
+static int page_sum_ok(sqlite3_int64 id, const uint8_t *page, uint32_t bytes)
+{
+    for (uint32_t c = 0; c < page_chunks(bytes); c++)
+        if (chunk_sum(id, c, page + c * BS_CHUNK_BYTES, chunk_len(bytes, c)) !=
+            sum_at(page + bytes + BS_SUM_BYTES * c))
+            return 0;
+    return 1;
+}
+
+/* Open *blob on page id of NAME_slices (writable or not), of bytes and
+ * their checksums. */
+static int open_page(bs_index *ix, sqlite3_blob **blob, int writable, sqlite3_int64 id,
+                     uint32_t bytes)
+{
+    int rc = *blob ? sqlite3_blob_reopen(*blob, id)
+                   : sqlite3_blob_open(ix->db, ix->schema, ix->slices_table, "data", id, writable,
+                                       blob);
+    if (rc != SQLITE_OK) {
+        sqlite3_blob_close(*blob); /* a failed reopen leaves it unusable */
+        *blob = NULL;
+        return rc == SQLITE_ERROR ? bs_corrupt(ix, "a slice page is missing") : bs_fail_db(ix, rc);
+    }
+    if (sqlite3_blob_bytes(*blob) != (int)(bytes + BS_SUM_BYTES * page_chunks(bytes)))
+        return bs_corrupt(ix, "a slice page has the wrong size");
+    return SQLITE_OK;
+}
+
+/* Read page id whole, its checksums checked, into buf (BS_PAGE_ROW_MAX). */
+static int read_page(bs_index *ix, sqlite3_blob **blob, int writable, sqlite3_int64 id,
+                     uint8_t *buf, uint32_t bytes)
+{
+    int rc = open_page(ix, blob, writable, id, bytes);
+    if (rc != SQLITE_OK)
+        return rc;
+    if ((rc = sqlite3_blob_read(*blob, buf, (int)(bytes + BS_SUM_BYTES * page_chunks(bytes)), 0)) !=
+        SQLITE_OK)
+        return bs_fail_db(ix, rc);
+    return page_sum_ok(id, buf, bytes) ? SQLITE_OK
+                                       : bs_corrupt(ix, "a slice page does not match its checksum");
+}
+
 int bs_read_slice_page(bs_index *ix, sqlite3_int64 block, uint32_t page, uint8_t *buf, int bytes)
 {
     sqlite3_int64 id = (sqlite3_int64)((uint64_t)block << BS_PAGE_SHIFT | page);
-    int rc = ix->slices ? sqlite3_blob_reopen(ix->slices, id)
-                        : sqlite3_blob_open(ix->db, ix->schema, ix->slices_table, "data", id, 0,
-                                            &ix->slices);
-    if (rc != SQLITE_OK) {
-        sqlite3_blob_close(ix->slices); /* a failed reopen leaves it unusable */
-        ix->slices = NULL;
-        return rc == SQLITE_ERROR ? corrupt(ix, "a slice page is missing") : bs_fail_db(ix, rc);
+    return read_page(ix, &ix->slices, 0, id, buf, (uint32_t)bytes);
+}
+
+int bs_read_slice(bs_index *ix, sqlite3_int64 block, uint32_t cap, uint64_t nbits, uint64_t p,
+                  uint8_t *out)
+{
+    uint64_t off = p * (cap / 8);
+    uint32_t want = cap / 8;
+    while (want > 0) {
+        uint32_t page = (uint32_t)(off / BS_PAGE_BYTES), in = (uint32_t)(off % BS_PAGE_BYTES);
+        uint32_t bytes = bs_slice_page_bytes(cap, nbits, page), chunk = in / BS_CHUNK_BYTES;
+        uint32_t start = chunk * BS_CHUNK_BYTES;
+        sqlite3_int64 id = (sqlite3_int64)((uint64_t)block << BS_PAGE_SHIFT | page);
+        if (in >= bytes)
+            return bs_corrupt(ix, "a slice page has the wrong size");
+        uint32_t len = chunk_len(bytes, chunk);
+        if (id != ix->page_id || chunk != ix->chunk) {
+            uint8_t sum[BS_SUM_BYTES];
+            int rc;
+            ix->page_id = -1;
+            if ((rc = open_page(ix, &ix->slices, 0, id, bytes)) != SQLITE_OK)
+                return rc;
+            if ((rc = sqlite3_blob_read(ix->slices, ix->page, (int)len, (int)start)) != SQLITE_OK ||
+                (rc = sqlite3_blob_read(ix->slices, sum, BS_SUM_BYTES,
+                                        (int)(bytes + BS_SUM_BYTES * chunk))) != SQLITE_OK)
+                return bs_fail_db(ix, rc);
+            if (chunk_sum(id, chunk, ix->page, len) != sum_at(sum))
+                return bs_corrupt(ix, "a slice page does not match its checksum");
+            ix->page_id = id;
+            ix->chunk = chunk;
+        }
+        uint32_t take = start + len - in < want ? start + len - in : want;
+        memcpy(out, ix->page + (in - start), take);
+        out += take;
+        off += take;
+        want -= take;
     }
-    if (sqlite3_blob_bytes(ix->slices) != bytes)
-        return corrupt(ix, "a slice page has the wrong size");
-    rc = sqlite3_blob_read(ix->slices, buf, bytes, 0);
-    return rc == SQLITE_OK ? SQLITE_OK : bs_fail_db(ix, rc);
+    return SQLITE_OK;
 }
 
 /* A block as NAME_blocks holds it, checked. */
@@ -212,6 +387,32 @@ typedef struct bs_block {
     uint8_t rids[8 * BS_MAX_CAP];
 } bs_block;
 
+static sqlite3_int64 block_sum(sqlite3_int64 id, sqlite3_int64 grp, sqlite3_int64 cap,
+                               sqlite3_int64 nrows, sqlite3_int64 nlive, const uint8_t *live)
+{
+    sqlite3_int64 fields[] = {id, grp, cap, nrows, nlive};
+    return bf_to_int64(bs_sum(BS_SUM_BLOCK, fields, 5, live, (size_t)cap / 8));
+}
+
+int bs_check_block(bs_index *ix, sqlite3_int64 id, sqlite3_int64 grp, sqlite3_int64 cap,
+                   sqlite3_int64 nrows, sqlite3_int64 nlive, const uint8_t *live, int live_bytes,
+                   sqlite3_int64 sum)
+{
+    if (cap < BS_MIN_CAP || cap > BS_MAX_CAP || cap % 64 != 0 || nrows < 0 || nrows > cap ||
+        nlive < 1 || nlive > nrows || live_bytes != cap / 8 || live == NULL)
+        return bs_corrupt(ix, "a block has counts out of range");
+    if (sum != block_sum(id, grp, cap, nrows, nlive, live))
+        return bs_corrupt(ix, "a block does not match its checksum");
+    /* the live slots: nlive of them, all below nrows */
+    sqlite3_int64 n = 0;
+    for (sqlite3_int64 i = 0; i < cap / 8; i++)
+        n += __builtin_popcount(live[i]);
+    for (sqlite3_int64 slot = nrows; slot < cap && n == nlive; slot++)
+        if (live[slot / 8] >> (slot % 8) & 1)
+            n = -1;
+    return n == nlive ? SQLITE_OK : bs_corrupt(ix, "a block's live rows do not match its counts");
+}
+
 static int load_block(bs_index *ix, sqlite3_int64 id, bs_block *b)
 {
     sqlite3_stmt *st = bs_stmt(ix, BS_BLOCK_GET);
@@ -221,17 +422,20 @@ static int load_block(bs_index *ix, sqlite3_int64 id, bs_block *b)
     int rc = sqlite3_step(st);
     if (rc != SQLITE_ROW) {
         sqlite3_reset(st);
-        return rc == SQLITE_DONE ? corrupt(ix, "a block is missing") : bs_fail_db(ix, rc);
+        return rc == SQLITE_DONE ? bs_corrupt(ix, "a block is missing") : bs_fail_db(ix, rc);
     }
     int64_t cap = sqlite3_column_int64(st, 1), nrows = sqlite3_column_int64(st, 2),
             nlive = sqlite3_column_int64(st, 3);
     b->id = id;
     b->grp = sqlite3_column_int64(st, 0);
-    if (cap < BS_MIN_CAP || cap > BS_MAX_CAP || cap % 64 != 0 || nrows < 0 || nrows > cap ||
-        nlive < 0 || nlive > nrows || sqlite3_column_bytes(st, 4) != cap / 8 ||
-        sqlite3_column_bytes(st, 5) != 8 * cap) {
+    if ((rc = bs_check_block(ix, id, b->grp, cap, nrows, nlive, sqlite3_column_blob(st, 4),
+                             sqlite3_column_bytes(st, 4), sqlite3_column_int64(st, 6))) != SQLITE_OK) {
         sqlite3_reset(st);
-        return corrupt(ix, "a block has counts out of range");
+        return rc;
+    }
+    if (sqlite3_column_bytes(st, 5) != 8 * cap || sqlite3_column_blob(st, 5) == NULL) {
+        sqlite3_reset(st);
+        return bs_corrupt(ix, "a block has counts out of range");
     }
     b->cap = (uint32_t)cap;
     b->nrows = (uint32_t)nrows;
@@ -252,6 +456,7 @@ static int save_block(bs_index *ix, const bs_block *b)
     sqlite3_bind_int64(st, 3, b->nlive);
     sqlite3_bind_blob(st, 4, b->live, (int)b->cap / 8, SQLITE_STATIC);
     sqlite3_bind_blob(st, 5, b->rids, (int)b->cap * 8, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 6, block_sum(b->id, b->grp, b->cap, b->nrows, b->nlive, b->live));
     return done(ix, st);
 }
 
@@ -273,6 +478,21 @@ static void set_rid(bs_block *b, uint32_t slot, sqlite3_int64 rid)
 static int is_live(const bs_block *b, uint32_t slot)
 {
     return b->live[slot / 8] >> (slot % 8) & 1;
+}
+
+int bs_check_map(bs_index *ix, sqlite3_int64 rid, sqlite3_int64 block, sqlite3_int64 slot)
+{
+    sqlite3_stmt *st = bs_stmt(ix, BS_MAP_GET);
+    if (st == NULL)
+        return SQLITE_ERROR;
+    sqlite3_bind_int64(st, 1, rid);
+    int rc = sqlite3_step(st);
+    int here = rc == SQLITE_ROW && sqlite3_column_int64(st, 0) == block &&
+               sqlite3_column_int64(st, 1) == slot;
+    sqlite3_reset(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return bs_fail_db(ix, rc);
+    return here ? SQLITE_OK : bs_corrupt(ix, "a block's row is not where the map puts it");
 }
 
 /* ---- slicing ---- */
@@ -303,7 +523,7 @@ static int write_slices(bs_index *ix, uint64_t nbits, const bs_block *b, int fre
     uint32_t swords = b->cap / 64, w0 = first / 64, w1 = (first + n - 1) / 64, nw = w1 - w0 + 1,
              npages = bs_slice_pages(b->cap, nbits);
     uint64_t *cols = sqlite3_malloc64((sqlite3_uint64)nw * nbytes * 8 * sizeof(uint64_t));
-    uint8_t *zero = sqlite3_malloc64(nbytes), *page = sqlite3_malloc(BS_PAGE_BYTES);
+    uint8_t *zero = sqlite3_malloc64(nbytes), *page = sqlite3_malloc(BS_PAGE_ROW_MAX);
     uint64_t keep[BS_MAX_CAP / 64];
     sqlite3_blob *blob = NULL;
     int rc = SQLITE_OK;
@@ -328,25 +548,10 @@ static int write_slices(bs_index *ix, uint64_t nbits, const bs_block *b, int fre
         uint32_t bytes = bs_slice_page_bytes(b->cap, nbits, pg);
         uint64_t q0 = (uint64_t)pg * (BS_PAGE_BYTES / 8);
         sqlite3_int64 id = (sqlite3_int64)((uint64_t)b->id << BS_PAGE_SHIFT | pg);
-        if (fresh) {
+        if (fresh)
             memset(page, 0, bytes);
-        } else {
-            rc = blob ? sqlite3_blob_reopen(blob, id)
-                      : sqlite3_blob_open(ix->db, ix->schema, ix->slices_table, "data", id, 1,
-                                          &blob);
-            if (rc != SQLITE_OK) {
-                rc = rc == SQLITE_ERROR ? corrupt(ix, "a slice page is missing") : bs_fail_db(ix, rc);
-                break;
-            }
-            if (sqlite3_blob_bytes(blob) != (int)bytes) {
-                rc = corrupt(ix, "a slice page has the wrong size");
-                break;
-            }
-            if ((rc = sqlite3_blob_read(blob, page, (int)bytes, 0)) != SQLITE_OK) {
-                rc = bs_fail_db(ix, rc);
-                break;
-            }
-        }
+        else if ((rc = read_page(ix, &blob, 1, id, page, bytes)) != SQLITE_OK)
+            break;
         /* word q of the stream is word q % swords of slice q / swords */
         for (uint32_t i = 0; i < bytes / 8; i++) {
             uint64_t q = q0 + i;
@@ -357,6 +562,7 @@ static int write_slices(bs_index *ix, uint64_t nbits, const bs_block *b, int fre
             store_word(page + 8 * i,
                        (load_word(page + 8 * i) & keep[w - w0]) | cols[(size_t)(w - w0) * nbytes * 8 + p]);
         }
+        put_page_sum(id, page, bytes);
         if (fresh) {
             sqlite3_stmt *st = bs_stmt(ix, BS_SLICE_INSERT);
             if (st == NULL) {
@@ -364,9 +570,11 @@ static int write_slices(bs_index *ix, uint64_t nbits, const bs_block *b, int fre
                 break;
             }
             sqlite3_bind_int64(st, 1, id);
-            sqlite3_bind_blob(st, 2, page, (int)bytes, SQLITE_STATIC);
+            sqlite3_bind_blob(st, 2, page, (int)(bytes + BS_SUM_BYTES * page_chunks(bytes)),
+                              SQLITE_STATIC);
             rc = done(ix, st);
-        } else if ((rc = sqlite3_blob_write(blob, page, (int)bytes, 0)) != SQLITE_OK) {
+        } else if ((rc = sqlite3_blob_write(blob, page, (int)(bytes + BS_SUM_BYTES * page_chunks(bytes)),
+                                            0)) != SQLITE_OK) {
             rc = bs_fail_db(ix, rc);
         }
     }
@@ -423,6 +631,14 @@ static int slice_rows(bs_index *ix, const bs_group *g, const bs_row *rows, uint3
                 break;
             memset(b, 0, sizeof *b);
             b->id = sqlite3_last_insert_rowid(ix->db);
+            if ((st = bs_stmt(ix, BS_GROUP_BLOCKS)) == NULL) {
+                rc = SQLITE_ERROR;
+                break;
+            }
+            sqlite3_bind_int64(st, 1, g->id);
+            sqlite3_bind_int64(st, 2, 1);
+            if ((rc = done(ix, st)) != SQLITE_OK)
+                break;
             b->grp = g->id;
             b->cap = want;
             fresh = 1;
@@ -454,6 +670,20 @@ static int slice_rows(bs_index *ix, const bs_group *g, const bs_row *rows, uint3
     return rc;
 }
 
+int bs_check_pending(bs_index *ix, const bs_group *g, sqlite3_stmt *st)
+{
+    uint64_t nbytes = bloom_geometry_nbytes(&g->geo);
+    const void *bits = sqlite3_column_blob(st, 1);
+    if (sqlite3_column_type(st, 1) != SQLITE_BLOB || (uint64_t)sqlite3_column_bytes(st, 1) != nbytes ||
+        bits == NULL)
+        return bs_corrupt(ix, "a pending row has the wrong size");
+    if (sqlite3_column_type(st, 2) != SQLITE_INTEGER ||
+        sqlite3_column_int64(st, 2) !=
+            bf_to_int64(bs_pending_sum(sqlite3_column_int64(st, 0), g->id, bits, nbytes)))
+        return bs_corrupt(ix, "a pending row does not match its checksum");
+    return SQLITE_OK;
+}
+
 /* Slice group g's pending rows. */
 static int flush(bs_index *ix, const bs_group *g)
 {
@@ -467,11 +697,8 @@ static int flush(bs_index *ix, const bs_group *g)
         return SQLITE_ERROR;
     sqlite3_bind_int64(st, 1, g->id);
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (sqlite3_column_type(st, 1) != SQLITE_BLOB ||
-            (uint64_t)sqlite3_column_bytes(st, 1) != nbytes) {
-            rc = corrupt(ix, "a pending row has the wrong size");
+        if ((rc = bs_check_pending(ix, g, st)) != SQLITE_OK)
             goto out;
-        }
         if (n == max) {
             max = max ? 2 * max : 64;
             bs_row *r2 = sqlite3_realloc64(rows, (sqlite3_uint64)max * sizeof *rows);
@@ -492,6 +719,10 @@ static int flush(bs_index *ix, const bs_group *g)
     sqlite3_reset(st);
     if (rc != SQLITE_DONE) {
         rc = bs_fail_db(ix, rc);
+        goto out;
+    }
+    if (n != g->pending) {
+        rc = bs_corrupt(ix, "pending rows do not match their count");
         goto out;
     }
     for (uint32_t i = 0; i < n; i++)
@@ -541,23 +772,22 @@ static int group_of(bs_index *ix, const bloom_geometry *geo, sqlite3_int64 *gid)
     if (rc != SQLITE_DONE)
         return bs_fail_db(ix, rc);
     *gid = 0;
-    if ((st = bs_stmt(ix, BS_GROUP_COUNT)) == NULL)
-        return SQLITE_ERROR;
-    if ((rc = sqlite3_step(st)) != SQLITE_ROW)
-        return bs_fail_db(ix, rc);
-    sqlite3_int64 count = sqlite3_column_int64(st, 0);
-    sqlite3_reset(st);
+    bs_group groups[BS_MAX_GROUPS];
+    int count;
+    if ((rc = bs_load_groups(ix, groups, &count)) != SQLITE_OK)
+        return rc;
     if (count >= BS_MAX_GROUPS)
         return SQLITE_OK;
+    sqlite3_int64 fields[] = {count + 1, geo->layout, geo->nhashes, bf_to_int64(geo->seed),
+                              (sqlite3_int64)geo->nbits};
     if ((st = bs_stmt(ix, BS_GROUP_INSERT)) == NULL)
         return SQLITE_ERROR;
-    sqlite3_bind_int64(st, 1, geo->layout);
-    sqlite3_bind_int64(st, 2, geo->nhashes);
-    sqlite3_bind_int64(st, 3, bf_to_int64(geo->seed));
-    sqlite3_bind_int64(st, 4, (sqlite3_int64)geo->nbits);
-    if ((rc = done(ix, st)) != SQLITE_OK)
+    for (int i = 0; i < 5; i++)
+        sqlite3_bind_int64(st, i + 1, fields[i]);
+    sqlite3_bind_int64(st, 6, bf_to_int64(bs_sum(BS_SUM_GROUP, fields, 5, NULL, 0)));
+    if ((rc = done(ix, st)) != SQLITE_OK || (rc = bs_config_add(ix, "groups", 1)) != SQLITE_OK)
         return rc;
-    *gid = sqlite3_last_insert_rowid(ix->db);
+    *gid = count + 1;
     return SQLITE_OK;
 }
 
@@ -590,10 +820,20 @@ static int signature_of(bs_index *ix, sqlite3_value *v, bloom_geometry *geo, uin
 static int put_aside(bs_index *ix, sqlite3_int64 rid)
 {
     sqlite3_stmt *st = bs_stmt(ix, BS_ASIDE_INSERT);
+    int rc;
     if (st == NULL)
         return SQLITE_ERROR;
     sqlite3_bind_int64(st, 1, rid);
-    return done(ix, st);
+    sqlite3_bind_int64(st, 2, bf_to_int64(bs_sum(BS_SUM_ASIDE, &rid, 1, NULL, 0)));
+    if ((rc = done(ix, st)) != SQLITE_OK)
+        return rc;
+    return bs_config_add(ix, "aside", 1);
+}
+
+uint64_t bs_pending_sum(sqlite3_int64 rid, sqlite3_int64 grp, const void *bits, size_t nbytes)
+{
+    sqlite3_int64 fields[] = {rid, grp};
+    return bs_sum(BS_SUM_PENDING, fields, 2, bits, nbytes);
 }
 
 /* rows of group gid to pending (then sliced when they make a batch). */
@@ -608,6 +848,7 @@ static int put_pending(bs_index *ix, sqlite3_int64 gid, const bs_row *rows, uint
         sqlite3_bind_int64(st, 1, rows[i].rid);
         sqlite3_bind_int64(st, 2, gid);
         sqlite3_bind_blob(st, 3, rows[i].bits, (int)nbytes, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 4, bf_to_int64(bs_pending_sum(rows[i].rid, gid, rows[i].bits, nbytes)));
         rc = done(ix, st);
     }
     if (rc != SQLITE_OK)
@@ -664,6 +905,12 @@ static int delete_block(bs_index *ix, const bs_block *b)
     if ((st = bs_stmt(ix, BS_BLOCK_DELETE)) == NULL)
         return SQLITE_ERROR;
     sqlite3_bind_int64(st, 1, b->id);
+    if ((rc = done(ix, st)) != SQLITE_OK)
+        return rc;
+    if ((st = bs_stmt(ix, BS_GROUP_BLOCKS)) == NULL)
+        return SQLITE_ERROR;
+    sqlite3_bind_int64(st, 1, b->grp);
+    sqlite3_bind_int64(st, 2, -1);
     return done(ix, st);
 }
 
@@ -675,7 +922,7 @@ static int read_live_rows(bs_index *ix, const bs_group *g, const bs_block *b, bs
     uint64_t nbytes = bloom_geometry_nbytes(&g->geo);
     uint32_t nwords = b->cap / 64, npages = bs_slice_pages(b->cap, g->geo.nbits);
     uint64_t *cols = sqlite3_malloc64((sqlite3_uint64)nwords * nbytes * 8 * sizeof(uint64_t));
-    uint8_t *page = sqlite3_malloc(BS_PAGE_BYTES), *bits = sqlite3_malloc64(64 * nbytes);
+    uint8_t *page = sqlite3_malloc(BS_PAGE_ROW_MAX), *bits = sqlite3_malloc64(64 * nbytes);
     int rc = SQLITE_OK;
     *store = sqlite3_malloc64((sqlite3_uint64)b->nlive * nbytes + 1);
     *n = 0;
@@ -703,6 +950,8 @@ static int read_live_rows(bs_index *ix, const bs_group *g, const bs_block *b, bs
             if (slot >= b->nrows || !is_live(b, slot) || *n >= b->nlive)
                 continue;
             rows[*n].rid = rid_at(b, slot);
+            if ((rc = bs_check_map(ix, rows[*n].rid, b->id, slot)) != SQLITE_OK)
+                goto out;
             rows[*n].bits = *store + (size_t)*n * nbytes;
             memcpy(rows[*n].bits, out[j], nbytes);
             (*n)++;
@@ -727,7 +976,7 @@ static int drop_from_block(bs_index *ix, sqlite3_int64 rid, sqlite3_int64 block,
         goto out;
     if (slot < 0 || slot >= b->nrows || !is_live(b, (uint32_t)slot) ||
         rid_at(b, (uint32_t)slot) != rid) {
-        rc = corrupt(ix, "a row is not where the map says");
+        rc = bs_corrupt(ix, "a row is not where the map says");
         goto out;
     }
     b->live[slot / 8] &= (uint8_t)~(1u << (slot % 8));
@@ -770,16 +1019,75 @@ out:
     return rc;
 }
 
-int bs_drop(bs_index *ix, sqlite3_int64 rid)
+/* Whether rid is kept aside (its row checked). */
+static int aside_has(bs_index *ix, sqlite3_int64 rid, int *has)
 {
-    sqlite3_stmt *st = bs_stmt(ix, BS_PENDING_GROUP_OF);
-    int rc;
+    sqlite3_stmt *st = bs_stmt(ix, BS_ASIDE_GET);
     if (st == NULL)
         return SQLITE_ERROR;
     sqlite3_bind_int64(st, 1, rid);
-    if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        sqlite3_int64 gid = sqlite3_column_int64(st, 0);
-        sqlite3_reset(st);
+    int rc = sqlite3_step(st);
+    int ok = rc != SQLITE_ROW || (sqlite3_column_type(st, 0) == SQLITE_INTEGER &&
+                                  sqlite3_column_int64(st, 0) ==
+                                      bf_to_int64(bs_sum(BS_SUM_ASIDE, &rid, 1, NULL, 0)));
+    sqlite3_reset(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return bs_fail_db(ix, rc);
+    *has = rc == SQLITE_ROW;
+    return ok ? SQLITE_OK : bs_corrupt(ix, "a row kept aside does not match its checksum");
+}
+
+/* Whether rid is pending (its row checked: a row of another rowid damaged
+ * into this one is not taken for it), in group *gid. */
+static int pending_has(bs_index *ix, sqlite3_int64 rid, int *has, sqlite3_int64 *gid)
+{
+    sqlite3_stmt *st = bs_stmt(ix, BS_PENDING_GROUP_OF);
+    if (st == NULL)
+        return SQLITE_ERROR;
+    sqlite3_bind_int64(st, 1, rid);
+    int rc = sqlite3_step(st), ok = 1;
+    if (rc == SQLITE_ROW) {
+        *gid = sqlite3_column_int64(st, 0);
+        ok = sqlite3_column_type(st, 2) == SQLITE_INTEGER &&
+             sqlite3_column_int64(st, 2) ==
+                 bf_to_int64(bs_pending_sum(rid, *gid, sqlite3_column_blob(st, 1),
+                                            (size_t)sqlite3_column_bytes(st, 1)));
+    }
+    sqlite3_reset(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return bs_fail_db(ix, rc);
+    *has = rc == SQLITE_ROW;
+    return ok ? SQLITE_OK : bs_corrupt(ix, "a pending row does not match its checksum");
+}
+
+/* Whether NAME_map has rid, at slot of block. */
+static int map_has(bs_index *ix, sqlite3_int64 rid, int *has, sqlite3_int64 *block,
+                   sqlite3_int64 *slot)
+{
+    sqlite3_stmt *st = bs_stmt(ix, BS_MAP_GET);
+    if (st == NULL)
+        return SQLITE_ERROR;
+    sqlite3_bind_int64(st, 1, rid);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *block = sqlite3_column_int64(st, 0);
+        *slot = sqlite3_column_int64(st, 1);
+    }
+    sqlite3_reset(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return bs_fail_db(ix, rc);
+    *has = rc == SQLITE_ROW;
+    return SQLITE_OK;
+}
+
+int bs_drop(bs_index *ix, sqlite3_int64 rid)
+{
+    sqlite3_stmt *st;
+    sqlite3_int64 gid = 0;
+    int rc, pending;
+    if ((rc = pending_has(ix, rid, &pending, &gid)) != SQLITE_OK)
+        return rc;
+    if (pending) {
         if ((st = bs_stmt(ix, BS_PENDING_DELETE)) == NULL)
             return SQLITE_ERROR;
         sqlite3_bind_int64(st, 1, rid);
@@ -791,25 +1099,21 @@ int bs_drop(bs_index *ix, sqlite3_int64 rid)
         sqlite3_bind_int64(st, 2, -1);
         return done(ix, st);
     }
-    sqlite3_reset(st);
-    if (rc != SQLITE_DONE)
-        return bs_fail_db(ix, rc);
-    if ((st = bs_stmt(ix, BS_ASIDE_DELETE)) == NULL)
-        return SQLITE_ERROR;
-    sqlite3_bind_int64(st, 1, rid);
-    if ((rc = done(ix, st)) != SQLITE_OK)
+    int aside;
+    if ((rc = aside_has(ix, rid, &aside)) != SQLITE_OK)
         return rc;
-    if (sqlite3_changes(ix->db) > 0)
-        return SQLITE_OK;
-    if ((st = bs_stmt(ix, BS_MAP_GET)) == NULL)
-        return SQLITE_ERROR;
-    sqlite3_bind_int64(st, 1, rid);
-    if ((rc = sqlite3_step(st)) != SQLITE_ROW) {
-        sqlite3_reset(st);
-        return rc == SQLITE_DONE ? SQLITE_OK : bs_fail_db(ix, rc); /* not indexed */
+    if (aside) {
+        if ((st = bs_stmt(ix, BS_ASIDE_DELETE)) == NULL)
+            return SQLITE_ERROR;
+        sqlite3_bind_int64(st, 1, rid);
+        if ((rc = done(ix, st)) != SQLITE_OK)
+            return rc;
+        return bs_config_add(ix, "aside", -1);
     }
-    sqlite3_int64 block = sqlite3_column_int64(st, 0), slot = sqlite3_column_int64(st, 1);
-    sqlite3_reset(st);
+    sqlite3_int64 block = 0, slot = 0;
+    int mapped;
+    if ((rc = map_has(ix, rid, &mapped, &block, &slot)) != SQLITE_OK || !mapped)
+        return rc; /* not indexed */
     if ((st = bs_stmt(ix, BS_MAP_DELETE)) == NULL)
         return SQLITE_ERROR;
     sqlite3_bind_int64(st, 1, rid);
@@ -820,36 +1124,23 @@ int bs_drop(bs_index *ix, sqlite3_int64 rid)
 
 int bs_has(bs_index *ix, sqlite3_int64 rid, int *has)
 {
-    static const int where[] = {BS_PENDING_GROUP_OF, BS_MAP_GET};
-    *has = 0;
-    for (size_t i = 0; i < sizeof where / sizeof where[0] && !*has; i++) {
-        sqlite3_stmt *st = bs_stmt(ix, where[i]);
-        if (st == NULL)
-            return SQLITE_ERROR;
-        sqlite3_bind_int64(st, 1, rid);
-        int rc = sqlite3_step(st);
-        sqlite3_reset(st);
-        if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-            return bs_fail_db(ix, rc);
-        *has = rc == SQLITE_ROW;
-    }
-    if (!*has) {
-        char *sql = sqlite3_mprintf("SELECT 1 FROM \"%w\".\"%w_aside\" WHERE rid = %lld",
-                                    ix->schema, ix->name, (long long)rid);
-        sqlite3_stmt *st;
-        if (sql == NULL)
-            return bs_fail(ix, SQLITE_NOMEM, "out of memory");
-        int rc = sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL);
-        sqlite3_free(sql);
-        if (rc != SQLITE_OK)
-            return bs_fail_db(ix, rc);
-        rc = sqlite3_step(st);
-        *has = rc == SQLITE_ROW;
-        sqlite3_finalize(st);
-        if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-            return bs_fail_db(ix, rc);
-    }
-    return SQLITE_OK;
+    sqlite3_int64 gid, block = 0, slot = 0;
+    int rc = pending_has(ix, rid, has, &gid);
+    if (rc != SQLITE_OK || *has)
+        return rc;
+    if ((rc = map_has(ix, rid, has, &block, &slot)) != SQLITE_OK)
+        return rc;
+    if (!*has)
+        return aside_has(ix, rid, has);
+    /* the block holds it where the map says */
+    bs_block *b = sqlite3_malloc(sizeof *b);
+    if (b == NULL)
+        return bs_fail(ix, SQLITE_NOMEM, "out of memory");
+    if ((rc = load_block(ix, block, b)) == SQLITE_OK &&
+        (slot < 0 || slot >= b->nrows || !is_live(b, (uint32_t)slot) || rid_at(b, (uint32_t)slot) != rid))
+        rc = bs_corrupt(ix, "a row is not where the map says");
+    sqlite3_free(b);
+    return rc;
 }
 
 /* ---- the build ---- */
@@ -870,7 +1161,7 @@ static int build_slice(bs_index *ix, bs_build_group *bg)
 {
     if (bg->n == 0)
         return SQLITE_OK;
-    bs_group g = {bg->gid, bg->geo, 0};
+    bs_group g = {bg->gid, bg->geo, 0, 0};
     int rc = slice_rows(ix, &g, bg->rows, bg->n, 0);
     bg->n = 0;
     return rc;

@@ -2,7 +2,8 @@
 # scope: once
 # The SQLite extension: warning-free builds with gcc and clang, the SQL
 # scripts against their expected output (like pg_regress), the Python
-# client, the static build, and the SQL scripts again under valgrind.
+# client, damaged bloom_bitslice indexes, the static build, and the SQL
+# scripts again under valgrind.
 # Ends with "sqlite: N passed, M failed"; exit 1 on any failure.
 #   tools/suites/20-sqlite.sh [--bless]   --bless rewrites expected outputs
 set -u
@@ -56,6 +57,15 @@ if /usr/bin/python3 sqlite/tests/test_python.py build/bloomfilter >"$out/python.
 else
     fail "python sqlite3 client"
     cat "$out/python.log"
+fi
+
+# Damaged shadow tables and triggers: an error naming the index, never
+# fewer rows (sqlite/tests/test_bitslice_damage.py).
+if /usr/bin/python3 sqlite/tests/test_bitslice_damage.py build/bloomfilter >"$out/bitslice-damage.log" 2>&1; then
+    pass "bloom_bitslice damage ($(tail -n 1 "$out/bitslice-damage.log"))"
+else
+    fail "bloom_bitslice damage (see $out/bitslice-damage.log)"
+    grep -v '^ok\|^error\|^same' "$out/bitslice-damage.log" | head -n 40
 fi
 
 if make --no-print-directory sqlite-static-test >"$out/static.log" 2>&1; then
