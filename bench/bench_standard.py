@@ -248,7 +248,38 @@ def reference_differences(rows, path):
     return None
 
 
+def selftest():
+    """The comparisons must see a difference: a value, a row, a reference."""
+    import tempfile
+    D = decimal.Decimal
+    rows = [[('a  ', D('1.50'), 2.0, None), ('b', D('3'), 0.1 + 0.2, datetime.date(1995, 1, 1))]]
+    checks = [
+        ('rows in another order, padding, trailing zeros: the same',
+         normalized(rows) == normalized([[('b', D('3.000'), 0.3, datetime.date(1995, 1, 1)), ('a', D('1.5'), 2.0, None)]])),
+        ('a value off by 0.01: different', normalized(rows) != normalized([[rows[0][0], ('b', D('3.01'), 0.3, datetime.date(1995, 1, 1))]])),
+        ('a NULL for a value: different', normalized(rows) != normalized([[('a', D('1.5'), None, None), rows[0][1]]])),
+        ('a row missing: different', normalized(rows) != normalized([rows[0][:1]])),
+        ('a row twice: different', normalized(rows) != normalized([rows[0] + rows[0][:1]])),
+    ]
+    with tempfile.NamedTemporaryFile('w', suffix='.out', delete=False) as f:
+        f.write('name|total   \nA        |37734107.00\nN|991417.00\n')
+    checks += [
+        ('the reference answer: the same', reference_differences([('A', D('37734107')), ('N', D('991417.004'))], f.name) is None),
+        ('the reference answer, a sum off by 0.02: different',
+         reference_differences([('A', D('37734107.02')), ('N', D('991417'))], f.name) is not None),
+        ('the reference answer, another name: different',
+         reference_differences([('A', D('37734107')), ('R', D('991417'))], f.name) is not None),
+        ('the reference answer, a row missing: different', reference_differences([('A', D('37734107'))], f.name) is not None),
+    ]
+    os.unlink(f.name)
+    for name, ok in checks:
+        print(('ok - ' if ok else 'FAILED - ') + 'bench_standard.py: ' + name)
+    sys.exit(0 if all(ok for _, ok in checks) else 1)
+
+
 def main():
+    if sys.argv[1:] == ['--selftest']:
+        selftest()
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('workload', choices=['tpch', 'tpcds'])
     ap.add_argument('kitdir', help='what bench/bench_kits.sh printed')
@@ -260,8 +291,10 @@ def main():
     ap.add_argument('--no-load', action='store_true', help='the tables are loaded already')
     args = ap.parse_args()
 
+    began = time.monotonic()
+
     def say(msg):
-        print(f'bench-{args.workload}: {msg}', flush=True)
+        print(f'bench-{args.workload} [{time.monotonic() - began:.0f} s]: {msg}', flush=True)
 
     conn = psycopg.connect(autocommit=True, prepare_threshold=None,
                            options='-c session_preload_libraries=bloomfilter')
@@ -290,11 +323,14 @@ def main():
         r = {'query': name, 'on': [], 'off': [], 'error': None}
         results.append(r)
         try:
-            # planning alone: the setting off must plan no filter
-            if filters_of(explain(conn, statements, False, False))['planned']:
+            # planning alone: the setting off must plan no filter, and on
+            # without a filter the plan must be PostgreSQL's own
+            plan_off = explain(conn, statements, False, False)
+            if filters_of(plan_off)['planned']:
                 r['error'] = 'a runtime filter with the setting off'
                 say(f'{name}: {r["error"]}')
                 continue
+            r['same_plan'] = json.dumps(plan_off) == json.dumps(explain(conn, statements, True, False))
             rows = {}
             for i in range(args.runs):
                 for filter_on in ((True, False) if i % 2 == 0 else (False, True)):
@@ -370,7 +406,9 @@ def report(args, results, server, settings, check_answers):
               f'- slower than 1.05x with filters on: {len(slower)}' + (f" ({', '.join(slower)})" if slower else '')
               + f'; of those with a filter planned: {len(slower_filtered)}'
               + (f" ({', '.join(slower_filtered)})" if slower_filtered else '')
-              + ' (the others run the same plan on and off)',
+              + ', the others ran the same plan on and off: '
+              + ('yes' if all(r['same_plan'] for r in done if not r['filters']['planned']) else
+                 '**no** (' + ', '.join(r['query'] for r in done if not r['filters']['planned'] and not r['same_plan']) + ')'),
               f'- different rows on and off: {len(different)}' + (f" ({', '.join(different)})" if different else '')]
     if check_answers:
         wrong = [r['query'] for r in done if r.get('reference')]
