@@ -331,20 +331,30 @@ def main():
                 say(f'{name}: {r["error"]}')
                 continue
             r['same_plan'] = json.dumps(plan_off) == json.dumps(explain(conn, statements, True, False))
-            rows = {}
+            rows, timed_out = {}, []
             for i in range(args.runs):
                 for filter_on in ((True, False) if i % 2 == 0 else (False, True)):
-                    got, ms = run(conn, statements, filter_on)
+                    try:
+                        got, ms = run(conn, statements, filter_on)
+                    except Timeout:
+                        timed_out.append(filter_on)
+                        continue
                     r['on' if filter_on else 'off'].append(ms)
                     rows.setdefault(filter_on, got)
+                if timed_out:
+                    # the other setting's time, if it finished, says which was faster
+                    other = [f"{'on' if f else 'off'} {r['on' if f else 'off'][0]:,.0f} ms"
+                             for f in (True, False) if f not in timed_out]
+                    raise Timeout(' and '.join('on' if f else 'off' for f in timed_out) + ' over '
+                                  + f'{args.timeout} s' + ''.join(', ' + o for o in other))
             r['same'] = normalized(rows[True]) == normalized(rows[False])
             if check_answers:
                 ref = reference_differences(rows[False][-1], os.path.join(answers, name[1:] + '.out'))
                 ref_on = reference_differences(rows[True][-1], os.path.join(answers, name[1:] + '.out'))
                 r['reference'] = ref or ref_on
             r['filters'] = filters_of(explain(conn, statements, True, True))
-        except Timeout:
-            r['error'] = f'over {args.timeout} s'
+        except Timeout as e:
+            r['error'] = str(e) or f'over {args.timeout} s'
         except psycopg.Error as e:
             r['error'] = f'{type(e).__name__}: {str(e).splitlines()[0]}'
         if r['error']:
