@@ -317,6 +317,9 @@ def main():
     conn.execute(f"SET statement_timeout = '{args.timeout}s'")
     answers = os.path.join(args.kitdir, 'answers')
     check_answers = args.workload == 'tpch' and float(args.sf) == 1
+    missing = [n for n, _ in queries if check_answers and not os.path.exists(os.path.join(answers, 'q' + n[1:] + '.out'))]
+    if missing:
+        sys.exit(f'bench_standard: no reference answers in {answers} for {", ".join(missing)}')
 
     results = []
     for name, statements in queries:
@@ -349,8 +352,8 @@ def main():
                                   + f'{args.timeout} s' + ''.join(', ' + o for o in other))
             r['same'] = normalized(rows[True]) == normalized(rows[False])
             if check_answers:
-                ref = reference_differences(rows[False][-1], os.path.join(answers, name[1:] + '.out'))
-                ref_on = reference_differences(rows[True][-1], os.path.join(answers, name[1:] + '.out'))
+                ref = reference_differences(rows[False][-1], os.path.join(answers, 'q' + name[1:] + '.out'))
+                ref_on = reference_differences(rows[True][-1], os.path.join(answers, 'q' + name[1:] + '.out'))
                 r['reference'] = ref or ref_on
             r['filters'] = filters_of(explain(conn, statements, True, True))
         except Timeout as e:
