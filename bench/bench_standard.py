@@ -369,12 +369,14 @@ def main():
                 f"{'same rows' if r['same'] else 'DIFFERENT ROWS'}"
                 + (f", reference: {r['reference'] or 'same'}" if check_answers else ''))
 
-    report(args, results, server, settings, check_answers)
+        # written after every query: a run stopped early still leaves its table
+        report(args, results, server, settings, check_answers, len(queries), quiet=True)
+    report(args, results, server, settings, check_answers, len(queries))
     bad = [r for r in results if not r['error'] and (not r['same'] or r.get('reference'))]
     sys.exit(1 if bad else 0)
 
 
-def report(args, results, server, settings, check_answers):
+def report(args, results, server, settings, check_answers, planned, quiet=False):
     done = [r for r in results if not r['error']]
     failed = [r for r in results if r['error']]
     title = 'derived from TPC-H' if args.workload == 'tpch' else 'derived from TPC-DS'
@@ -410,6 +412,7 @@ def report(args, results, server, settings, check_answers):
     total_off, total_on = sum(r['off_ms'] for r in done), sum(r['on_ms'] for r in done)
     lines += ['',
               f'- {len(done)} of {len(results)} queries finished on and off'
+              + (f' ({planned - len(results)} not run: the run was stopped)' if planned > len(results) else '')
               + (': not ' + ', '.join(f"{r['query']} ({r['error']})" for r in failed) if failed else ''),
               f'- runtime filters planned in {len(filtered)} of {len(done)}',
               f'- geometric mean of on / off: {geomean(ratios):.3f}'
@@ -428,7 +431,8 @@ def report(args, results, server, settings, check_answers):
         lines.append(f'- the kit\'s reference answers: {len(done) - len(wrong)} of {len(done)} the same'
                      + (f" (not {', '.join(wrong)})" if wrong else ''))
     text = '\n'.join(lines) + '\n'
-    print('\n' + text)
+    if not quiet:
+        print('\n' + text)
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, 'w') as f:
         f.write(text)
