@@ -294,9 +294,36 @@ def selftest():
     sys.exit(0 if all(ok for _, ok in checks) else 1)
 
 
+def merge(argv):
+    """One table of the runs of some queries each (their .json files)."""
+    ap = argparse.ArgumentParser(prog='bench_standard.py --merge')
+    ap.add_argument('--out', required=True)
+    ap.add_argument('--runs', type=int, required=True)
+    ap.add_argument('--timeout', type=int, required=True)
+    ap.add_argument('runs_json', nargs='+')
+    args = ap.parse_args(argv)
+    parts = []
+    for path in args.runs_json:
+        with open(path) as f:
+            parts.append(json.load(f))
+    first = parts[0]
+    if any((p['workload'], p['sf'], p['server'], p['settings']) !=
+           (first['workload'], first['sf'], first['server'], first['settings']) for p in parts):
+        sys.exit('bench_standard: the runs differ in workload, scale, server or settings')
+    results = sorted((r for p in parts for r in p['results']), key=lambda r: int(r['query'][1:]))
+    if len({r['query'] for r in results}) != len(results):
+        sys.exit('bench_standard: a query in two runs')
+    args.workload, args.sf = first['workload'], first['sf']
+    report(args, results, first['server'], first['settings'],
+           any('reference' in r for r in results), len(results))
+
+
 def main():
     if sys.argv[1:] == ['--selftest']:
         selftest()
+    if sys.argv[1:2] == ['--merge']:
+        merge(sys.argv[2:])
+        return
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('workload', choices=['tpch', 'tpcds'])
     ap.add_argument('kitdir', help='what bench/bench_kits.sh printed')

@@ -8,7 +8,8 @@
 # SF: the scale factor (TPC-DS: whole numbers only); the data is made once
 # per SF in a cache outside the clone (bench/bench_kits.sh).  TIMEOUT: the
 # seconds one statement may run (default 300).  The table goes to
-# build/bench/WORKLOAD-sfSF-pgMAJOR.md, the raw figures beside it (.json).
+# build/bench/WORKLOAD-sfSF-pgMAJOR.md (or BENCH_OUT), the raw figures beside
+# it (.json); bench/bench_standard.py --merge makes one table of several runs.
 # Server settings for a machine of 24 GiB and 2 cores: BENCH_PG_SETTINGS.
 set -u
 workload=${1:-}
@@ -30,4 +31,4 @@ read -r -a settings <<<"${BENCH_PG_SETTINGS:-shared_buffers=4GB work_mem=64MB ma
 echo "bench-$workload: PostgreSQL $("$PG_CONFIG" --version), scale factor $sf, server settings: ${settings[*]}"
 pgc_run "${settings[@]}" -- /usr/bin/python3 bench/bench_standard.py "$workload" "$kitdir" --sf "$sf" \
     --runs "${RUNS:-3}" --timeout "${TIMEOUT:-300}" --queries "${QUERIES:-}" \
-    --out "build/bench/$workload-sf$sf-pg$PG.md"
+    --out "${BENCH_OUT:-build/bench/$workload-sf$sf-pg$PG.md}"
