@@ -51,6 +51,16 @@ bench-pg-bitslice:
 # The automatic Bloom join alone, runtime filters on against off (also part of bench-pg).
 bench-pg-runtime:
 	bench/run_pg.sh bench/bench_pg_runtime.sh
+# Queries derived from TPC-H (22) and TPC-DS (99), runtime filters on against
+# off, in one throwaway server of PG (default 17): the data made once per
+# scale factor SF (default 1; TPC-DS: whole numbers) in a cache outside the
+# clone; RUNS (3), TIMEOUT (300 s a statement), QUERIES=Q3,Q5 (default all).
+# Tables: build/bench/WORKLOAD-sfSF-pgMAJOR.md (docs/PERFORMANCE.md).
+.PHONY: bench-tpch bench-tpcds
+bench-tpch bench-tpcds:
+	tools/install-deps.sh --quiet bench
+	SF=$(or $(SF),1) bench/bench_standard.sh $(@:bench-%=%)
+
 # bloom_agg on a real Citus cluster against a local table (needs ../shared/citus).
 bench-citus:
 	bench/bench_citus.sh

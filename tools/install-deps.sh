@@ -18,7 +18,8 @@ postgres="gcc make libc6-dev patchelf bison flex perl zlib1g-dev python3"
 # PostgreSQL suites: servers of every major come from tools/postgres.sh (no
 # server is installed on the machine); psql's client library for Python.
 pg="$core $postgres libpq5"
-bench="$sqlite $pg"
+# make bench-tpch, bench-tpcds: the kits' generators (flex, yacc) and psycopg.
+bench="$sqlite $pg flex bison python3-psycopg"
 # Citus is built from source (../shared/citus, tools/suites/70-citus.sh);
 # these are its build dependencies on Debian 12.
 citus="$pg build-essential autoconf flex bison libssl-dev libkrb5-dev liblz4-dev libzstd-dev libselinux1-dev libxslt1-dev libpam0g-dev libicu-dev libcurl4-openssl-dev"
