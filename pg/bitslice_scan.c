@@ -37,6 +37,7 @@ typedef struct BsKey
 	uint64		seed;			/* hash is the value's hash under seed */
 	uint64		hash;
 	bool		hashed;
+	bool		any_row;		/* a text key: tests no bit, every row a candidate */
 } BsKey;
 
 typedef struct BsScanOpaqueData
@@ -104,6 +105,12 @@ bs_rescan(IndexScanDesc scan, ScanKey keys, int nkeys, ScanKey orderbys, int nor
 				 sk->sk_strategy, sk->sk_subtype);
 		so->keys[i].value = sk->sk_argument;
 		bloom_hasher_init_type(&so->keys[i].hasher, sk->sk_subtype, so->keycxt);
+		/*
+		 * A text key is read as the values of each row's filter (the kinds
+		 * its header records, pg/text_probe.c), which the slices do not
+		 * keep: any row may hold it, and the operator rechecks each.
+		 */
+		so->keys[i].any_row = bloom_is_text_probe(&so->keys[i].hasher);
 	}
 }
 
@@ -158,6 +165,8 @@ probe_positions(BsScanOpaque so, const BsGroup *g, uint64 *pos)
 	{
 		BsKey	   *key = &so->keys[i];
 
+		if (key->any_row)
+			continue;
 		if (!key->hashed || key->seed != g->seed)
 		{
 			key->hash = bloom_hash_value(&key->hasher, key->value, g->seed);
