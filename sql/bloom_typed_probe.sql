@@ -122,8 +122,24 @@ SELECT * FROM pg_temp.explain($$SELECT day FROM visits WHERE visitors @> '142'$$
 SELECT day FROM visits WHERE visitors @> '142';
 SELECT day FROM visits WHERE visitors @> 142;
 EXECUTE visit_days('1234');
+-- the index's metapage merges the kinds of the filters it holds: once one
+-- records any, a text key makes every row a candidate (rechecked)...
+SELECT * FROM pg_temp.explain($$SELECT day FROM visits WHERE visitors @> '142'$$,
+                              'ANALYZE') WHERE "QUERY PLAN" ~ 'Rows Removed|Bitmap Heap';
+-- ...while over filters of text alone, a text key reads its slices
+CREATE TABLE words (id int, f bloom);
+INSERT INTO words SELECT d, (SELECT bloom_agg('w' || v) FROM generate_series(d * 100, d * 100 + 99) v)
+FROM generate_series(1, 40) d;
+CREATE INDEX words_bitslice ON words USING bloom_bitslice (f);
+SELECT * FROM pg_temp.explain($$SELECT id FROM words WHERE f @> 'w142'$$,
+                              'ANALYZE') WHERE "QUERY PLAN" ~ 'Rows Removed|Bitmap Heap';
+SELECT id FROM words WHERE f @> 'w142';
+-- a filter of numbers inserted later: from then on every row is a candidate
+INSERT INTO words VALUES (100, bloom_add(bloom_empty(100), 7));
+SELECT id FROM words WHERE f @> '7';
+SELECT id FROM words WHERE f @> 'w4001';
 RESET enable_seqscan;
-DROP TABLE visits;
+DROP TABLE visits, words;
 
 -- Stored out of line: probed from its TOAST chunks (sliced_probe.c), each
 -- reading a probe of its own.
