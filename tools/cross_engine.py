@@ -8,6 +8,7 @@ Run with a throwaway server's PG* variables (tools/suites/40-cross.sh does it):
 Prints one line per check and "cross: N passed, M failed".
 """
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -207,9 +208,10 @@ texts = sorted(text_members) + ['abc', '4abc', '2', '']
 TEXT_VALUES = ', '.join("('{}')".format(t) for t in texts)
 for origin in ('PostgreSQL', 'SQLite'):
     hex_filter = filters['bloom_agg over int8'][0 if origin == 'PostgreSQL' else 1]
-    found_pg = pg(f"SELECT string_agg(v, '|') FROM (VALUES {TEXT_VALUES}) AS p(v) "
+    # bracketed: the helper strips the output's outer spaces
+    found_pg = pg(f"SELECT string_agg('[' || v || ']', '') FROM (VALUES {TEXT_VALUES}) AS p(v) "
                   f"WHERE bloom_contains(decode('{hex_filter}', 'hex')::bloom, v)")
-    found_pg = set(found_pg.split('|')) if found_pg else set()
+    found_pg = set(re.findall(r'\[([^]]*)\]', found_pg))
     found_lite = {r[0] for r in db.execute(f"SELECT column1 FROM (VALUES {TEXT_VALUES}) "
                                            f"WHERE bloom_contains(X'{hex_filter}', column1)")}
     check(f'{origin} filter of numbers: text probes find the members, the same in both engines',
