@@ -111,8 +111,8 @@ set_text(BloomTextProbe *tp, const BloomHasher *h, Datum value)
 	MemoryContext old;
 
 	text_bytes(h, value, &data, &len, &detoasted);
-	if (tp->valid && tp->len == len && memcmp(tp->text, data, len) == 0 &&
-		tp->own.hasher.kind == h->kind)
+	/* the bytes decide every reading (a bpchar's are without its blanks) */
+	if (tp->valid && tp->len == len && memcmp(tp->text, data, len) == 0)
 	{
 		if (detoasted != NULL && (Pointer) detoasted != DatumGetPointer(value))
 			pfree(detoasted);
