@@ -302,19 +302,6 @@ extern bool bloom_text_probe_test(BloomTextProbe *tp, const BloomHasher *h, Datu
 extern bool bloom_text_probe_contains(BloomTextProbe *tp, const BloomHasher *h, Datum value,
 									  const bloom_filter *f);
 
-/*
- * For an index over filters of the kinds in `kinds` (their union): every
- * reading's hash under seed, the text's always (filters that record
- * nothing), into hashes (BLOOM_TEXT_PROBE_MAX_HASHES); a filter may hold
- * the value only if one of them is a member.  Never raises for a text that
- * is not of a class; -1 when the readings cannot be listed so (typed values
- * of several types, or before 16, an input that would raise): every row
- * is then a candidate.
- */
-#define BLOOM_TEXT_PROBE_MAX_HASHES 6
-extern int	bloom_text_probe_hashes(BloomTextProbe *tp, const BloomHasher *h, Datum value,
-									bloom_kinds kinds, uint64 seed, uint64 *hashes, int max);
-
 /* the batched state of bloom_agg(x, capacity, fpr), fixed_agg_state.c */
 typedef struct BloomFixedAgg BloomFixedAgg;
 

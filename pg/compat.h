@@ -208,8 +208,10 @@ get_extension_schema(Oid ext_oid)
 static inline bool
 bloom_input_soft(FmgrInfo *flinfo, char *str, Oid ioparam, int32 typmod, Datum *out)
 {
-	ErrorSaveContext escontext = {T_ErrorSaveContext};
+	ErrorSaveContext escontext;
 
+	memset(&escontext, 0, sizeof escontext);
+	escontext.type = T_ErrorSaveContext;
 	return InputFunctionCallSafe(flinfo, str, ioparam, typmod, (Node *) &escontext, out);
 }
 #else

@@ -111,8 +111,8 @@ set_text(BloomTextProbe *tp, const BloomHasher *h, Datum value)
 	MemoryContext old;
 
 	text_bytes(h, value, &data, &len, &detoasted);
-	if (tp->valid && tp->len == len && memcmp(tp->text, data, len) == 0 &&
-		tp->own.hasher.kind == h->kind)
+	/* the bytes decide every reading (a bpchar's are without its blanks) */
+	if (tp->valid && tp->len == len && memcmp(tp->text, data, len) == 0)
 	{
 		if (detoasted != NULL && (Pointer) detoasted != DatumGetPointer(value))
 			pfree(detoasted);
@@ -295,6 +295,27 @@ read_input(BloomTextProbe *tp, Oid typid, bool hard, Reading *out)
 	return ok ? READ_OK : READ_NONE;
 }
 
+/* bytea's reading of the text, made once (hard: raise bytea's error) */
+static bool
+bytes_reading(BloomTextProbe *tp, bool hard)
+{
+	if (tp->bytes_state == NOT_READ)
+		tp->bytes_state = read_input(tp, BYTEAOID, hard, &tp->bytes);
+	return tp->bytes_state == READ_OK;
+}
+
+/* The reading of the text as a value of type typid, made once a type. */
+static bool
+typed_reading(BloomTextProbe *tp, Oid typid, bool hard)
+{
+	if (tp->typed_state == NOT_READ || tp->typed_oid != typid)
+	{
+		tp->typed_oid = typid;
+		tp->typed_state = read_input(tp, typid, hard, &tp->typed);
+	}
+	return tp->typed_state == READ_OK;
+}
+
 static void
 raise_several_types(void)
 {
@@ -324,19 +345,10 @@ test_class(BloomTextProbe *tp, unsigned cls, bloom_kinds kinds, uint64 seed, Blo
 					return true;
 			return false;
 		case BLOOM_KIND_BYTES:
-			if (tp->bytes_state == NOT_READ)
-			{
-				tp->bytes_state = read_input(tp, BYTEAOID, only, &tp->bytes);
-				tp->bytes.hasher.kind = BLOOM_HK_TEXT;
-			}
-			return tp->bytes_state == READ_OK && test(ctx, reading_hash(&tp->bytes, seed));
+			return bytes_reading(tp, only) && test(ctx, reading_hash(&tp->bytes, seed));
 		case BLOOM_KIND_TYPED:
-			if (tp->typed_state == NOT_READ || tp->typed_oid != kinds.type_oid)
-			{
-				tp->typed_oid = kinds.type_oid;
-				tp->typed_state = read_input(tp, kinds.type_oid, only, &tp->typed);
-			}
-			return tp->typed_state == READ_OK && test(ctx, reading_hash(&tp->typed, seed));
+			return typed_reading(tp, kinds.type_oid, only) &&
+				test(ctx, reading_hash(&tp->typed, seed));
 	}
 	return false;
 }
@@ -378,53 +390,4 @@ bloom_text_probe_contains(BloomTextProbe *tp, const BloomHasher *h, Datum value,
 						  const bloom_filter *f)
 {
 	return bloom_text_probe_test(tp, h, value, f->kinds, f->seed, test_contains, (void *) f);
-}
-
-int
-bloom_text_probe_hashes(BloomTextProbe *tp, const BloomHasher *h, Datum value,
-						bloom_kinds kinds, uint64 seed, uint64 *hashes, int max)
-{
-	int			n = 0;
-
-	Assert(max >= BLOOM_TEXT_PROBE_MAX_HASHES);
-	(void) max;
-	set_text(tp, h, value);
-	/* the text: filters that record nothing, or text */
-	hashes[n++] = reading_hash(&tp->own, seed);
-	if (kinds.mask & BLOOM_KIND_NUMBER)
-	{
-		if (tp->numbers_state == NOT_READ)
-			read_numbers(tp);
-		for (int i = 0; i < tp->nnumbers; i++)
-			hashes[n++] = reading_hash(&tp->numbers[i], seed);
-	}
-	/* readings that may raise: only where a failed one is soft */
-	if (kinds.mask & (BLOOM_KIND_BYTES | BLOOM_KIND_TYPED))
-	{
-		if (!BLOOM_SOFT_INPUT)
-			return -1;
-		if (kinds.mask & BLOOM_KIND_BYTES)
-		{
-			if (tp->bytes_state == NOT_READ)
-			{
-				tp->bytes_state = read_input(tp, BYTEAOID, false, &tp->bytes);
-				tp->bytes.hasher.kind = BLOOM_HK_TEXT;
-			}
-			if (tp->bytes_state == READ_OK)
-				hashes[n++] = reading_hash(&tp->bytes, seed);
-		}
-		if (kinds.mask & BLOOM_KIND_TYPED)
-		{
-			if (kinds.type_oid == InvalidOid)
-				return -1;
-			if (tp->typed_state == NOT_READ || tp->typed_oid != kinds.type_oid)
-			{
-				tp->typed_oid = kinds.type_oid;
-				tp->typed_state = read_input(tp, kinds.type_oid, false, &tp->typed);
-			}
-			if (tp->typed_state == READ_OK)
-				hashes[n++] = reading_hash(&tp->typed, seed);
-		}
-	}
-	return n;
 }

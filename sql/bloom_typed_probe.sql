@@ -18,6 +18,15 @@ SELECT bloom_contains(bloom_add(bloom_empty(10), 1), '1') AS int_member,
        bloom_contains(bloom_add(bloom_empty(10), 1), '1.0') AS int_as_numeric,
        bloom_contains(bloom_add(bloom_empty(10), 1), '1e0') AS int_with_exponent,
        '1' <@ bloom_add(bloom_empty(10), 1) AS commutator;
+-- every text type probes so: varchar, char(n) (without its blanks), name
+SELECT f @> '42'::varchar AS varchar_probe, f @> '42'::char(6) AS bpchar_probe,
+       f @> '42'::name AS name_probe, bloom_contains(f, '42'::text) AS text_probe,
+       bloom_contains_any(f, ARRAY['42']::varchar[]) AS varchar_array
+FROM (SELECT bloom_add(bloom_empty(100), 42) AS f) a;
+-- float4 values hash widened: '0.1' finds 0.1::float4; booleans are 1 and 0
+SELECT bloom_agg(x) @> '0.1' AS float4_member FROM (VALUES (0.1::float4)) v(x);
+SELECT bloom_agg(b) @> 'true' AS true_member, bloom_agg(b) @> 'f' AS false_absent
+FROM (VALUES (true)) v(b);
 -- not members: a number that is not there, text that is not a number
 SELECT bloom_contains(bloom_add(bloom_empty(1000), 1), '2') AS other_int,
        bloom_contains(bloom_add(bloom_empty(1000), 1), 'one') AS not_a_number;
@@ -101,6 +110,18 @@ SELECT bloom_union(bloom_agg(d, 100, 0.01), bloom_agg(u, 100, 0.01)) @> '2026-10
 FROM (VALUES (date '2026-10-25', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid)) v(d, u);
 SELECT bloom_union(bloom_agg(d, 100, 0.01), bloom_agg(u, 100, 0.01)) @> date '2026-10-25' AS typed
 FROM (VALUES (date '2026-10-25', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid)) v(d, u);
+-- beside other classes, a text that is not of the typed one is no member
+-- of it; PostgreSQL 15 has no soft input errors and raises the type's
+CREATE FUNCTION pg_temp.probe_or_error(f bloom, t text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+    RETURN (f @> t)::text;
+EXCEPTION WHEN invalid_datetime_format THEN
+    RETURN CASE WHEN current_setting('server_version_num')::int < 160000 THEN 'false' ELSE SQLERRM END;
+END $$;
+SELECT pg_temp.probe_or_error(f, 'not a date') AS not_a_date, pg_temp.probe_or_error(f, 'k1') AS text_k1,
+       pg_temp.probe_or_error(f, '2026-10-25') AS date_member
+FROM (SELECT bloom_union(bloom_agg(d, 100, 0.01), bloom_agg('k' || g, 100, 0.01)) AS f
+      FROM (VALUES (date '2026-10-25')) v(d), generate_series(1, 3) g) u;
 -- a number probe of a date filter is no member (not a text probe)
 SELECT bloom_agg(d) @> 20261025 AS number_of_date FROM (VALUES (date '2026-10-25')) v(d);
 

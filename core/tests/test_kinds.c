@@ -170,40 +170,31 @@ static void test_combine_kinds(void)
     uint8_t *bd = filled(BLOOM_LAYOUT_CLASSIC, 1024, 3, BLOOM_KIND_TYPED, DATE_OID, 20, &date);
     uint8_t *bu = filled(BLOOM_LAYOUT_CLASSIC, 1024, 3, BLOOM_KIND_TYPED, UUID_OID, 20, &uuid);
     uint8_t *bs = filled(BLOOM_LAYOUT_CLASSIC, 256, 3, BLOOM_KIND_NUMBER, 0, 5, &small_ints);
-    uint8_t *r;
-    bloom_kinds k;
-    static const bloom_op ops[] = {BLOOM_OP_UNION, BLOOM_OP_INTERSECT};
-    for (int o = 0; o < 2; o++) {
-        bloom_op op = ops[o];
-        k = combined(&ints, &text, op, &r); /* a text side holds text */
-        CHECK(k.mask == 0x03);
-        free(r);
-        k = combined(&text, &ints, op, &r);
-        CHECK(k.mask == 0x03);
-        free(r);
-        k = combined(&text, &text, op, &r);
-        CHECK(k.mask == 0 && r[10] == 0);
-        free(r);
-        k = combined(&empty, &ints, op, &r); /* an empty side holds nothing */
-        CHECK(k.mask == 0x01);
-        free(r);
-        k = combined(&ints, &empty, op, &r);
-        CHECK(k.mask == 0x01);
-        free(r);
-        k = combined(&date, &date, op, &r);
-        CHECK(k.mask == BLOOM_KIND_TYPED && k.type_oid == DATE_OID);
-        free(r);
-        k = combined(&date, &uuid, op, &r);
-        CHECK(k.mask == BLOOM_KIND_TYPED && k.type_oid == 0);
-        free(r);
-        k = combined(&date, &text, op, &r);
-        CHECK(k.mask == (BLOOM_KIND_TYPED | BLOOM_KIND_TEXT) && k.type_oid == DATE_OID);
-        free(r);
+    const struct {
+        const bloom_filter *a, *b;
+        uint8_t mask; /* stored: text alone is 0 */
+        uint32_t oid;
+    } cases[] = {
+        {&ints, &text, 0x03, 0}, /* a text side holds text */
+        {&text, &ints, 0x03, 0},
+        {&text, &text, 0, 0},
+        {&empty, &ints, 0x01, 0}, /* an empty side holds nothing */
+        {&ints, &empty, 0x01, 0},
+        {&date, &date, BLOOM_KIND_TYPED, DATE_OID},
+        {&date, &uuid, BLOOM_KIND_TYPED, 0}, /* two types: none */
+        {&date, &text, BLOOM_KIND_TYPED | BLOOM_KIND_TEXT, DATE_OID},
         /* sizes that divide: a union of classes (scalable), a stretched intersection */
-        k = combined(&small_ints, &text, op, &r);
-        CHECK(k.mask == 0x03);
-        free(r);
-    }
+        {&small_ints, &text, 0x03, 0},
+    };
+    static const bloom_op ops[] = {BLOOM_OP_UNION, BLOOM_OP_INTERSECT};
+    for (int o = 0; o < 2; o++)
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            uint8_t *r;
+            bloom_kinds k = combined(cases[i].a, cases[i].b, ops[o], &r);
+            CHECK_MSG(k.mask == cases[i].mask && k.type_oid == cases[i].oid && r[10] == cases[i].mask,
+                      "op %d case %zu: mask 0x%02x oid %u", o, i, k.mask, (unsigned)k.type_oid);
+            free(r);
+        }
     /* in place, over the left operand's own bytes */
     bloom_error err;
     CHECK(bloom_union_into(&text, &ints, &err) == BLOOM_OK);
