@@ -77,6 +77,20 @@ BLOOM_HIDDEN_BEGIN
 #define BLOOM_SCALABLE_RATIO 0.8
 #define BLOOM_SCALABLE_GROWTH 2
 
+/* Value kinds (docs/FORMAT.md, header byte 10): the classes of the values
+ * a filter holds, so that a text probe can be read as what was added
+ * (docs/HASHING.md "What a text probe checks").  TEXT is stored only
+ * beside another class: a filter of text values alone stores 0, as 1.1
+ * did.  TYPED values were hashed through a PostgreSQL type's binary send
+ * function; bytes 12..15 then name the type when it was one built-in type
+ * (an OID below BLOOM_FIRST_USER_OID), else 0. */
+#define BLOOM_KIND_NUMBER 0x01u /* int64/double canonical: integers, bool, floats, numeric */
+#define BLOOM_KIND_TEXT 0x02u   /* UTF-8 text */
+#define BLOOM_KIND_BYTES 0x04u  /* bytea, BLOB */
+#define BLOOM_KIND_TYPED 0x08u  /* a PostgreSQL type's send form */
+#define BLOOM_KINDS_KNOWN 0x0fu
+#define BLOOM_FIRST_USER_OID 16384u /* PostgreSQL's FirstNormalObjectId */
+
 typedef enum bloom_status {
     BLOOM_OK = 0,
     BLOOM_E_INVALID_ARGUMENT, /* a parameter out of its range (fpr, capacity, k, m) */
@@ -116,6 +130,12 @@ typedef struct bloom_allocator {
 
 /* ---- the filter ---- */
 
+/* The classes of values a filter holds (BLOOM_KIND_*, header byte 10). */
+typedef struct bloom_kinds {
+    uint8_t mask;      /* BLOOM_KIND_* bits */
+    uint32_t type_oid; /* with BLOOM_KIND_TYPED: the one built-in type, or 0 */
+} bloom_kinds;
+
 /*
  * A view of a filter's bytes.  bloom_parse() fills it from untrusted bytes
  * after validating every field; bloom_init() writes a new empty filter.  The
@@ -136,7 +156,34 @@ typedef struct bloom_filter {
     uint8_t *bits;   /* the bytes after the header; classic, blocked: bit i is
                       * bits[i >> 3] & (1 << (i & 7)); counting: counter i is
                       * the nibble bits[i >> 1] >> (4 * (i & 1)) & 15 */
+    bloom_kinds kinds; /* as stored (bytes 10..15): 0 for text alone, an
+                        * empty filter, or one written before 1.2 */
 } bloom_filter;
+
+/* ---- value kinds (core/kinds.c) ---- */
+
+/* k gains one value's class (a BLOOM_KIND_* bit); type_oid for TYPED: the
+ * type's OID when below BLOOM_FIRST_USER_OID, else 0.  A second TYPED type
+ * makes the OID 0 ("several or not built-in"), for good. */
+void bloom_kinds_add(bloom_kinds *k, unsigned cls, uint32_t type_oid);
+/* into gains from's classes, by the same OID rule. */
+void bloom_kinds_merge(bloom_kinds *into, bloom_kinds from);
+/* What f holds, for combining and adding: its stored kinds when byte 10 is
+ * not 0; else TEXT when a bit (counter) is set (text values, or a filter
+ * from before 1.2, read as text); else nothing (an empty filter). */
+bloom_kinds bloom_kinds_effective(const bloom_filter *f);
+/* The kinds as bytes 10..15 store them: TEXT alone is 0, the OID 0
+ * without TYPED. */
+bloom_kinds bloom_kinds_normalize(bloom_kinds k);
+/* Write k (normalized) into f's header bytes 10..15 and f->kinds; f's
+ * buffer must be writable. */
+void bloom_kinds_store(bloom_filter *f, bloom_kinds k);
+/* One value of class cls (type_oid as bloom_kinds_add) about to be added
+ * to f: its effective kinds gain the class and are stored.  Call it before
+ * adding the value's hash (once the hash is in, an empty filter reads as
+ * one of text).  For a single add; an aggregate keeps its kinds beside the
+ * filter and stores them once. */
+void bloom_kinds_record(bloom_filter *f, unsigned cls, uint32_t type_oid);
 
 /* Total serialized size of a classic or blocked filter of nbits bits; 0 if
  * nbits is out of range. */
@@ -216,8 +263,9 @@ bloom_status bloom_init(void *buf, size_t len, int layout, uint64_t nbits, unsig
                         uint64_t seed, bloom_filter *out, bloom_error *err);
 
 /* Validate untrusted bytes and build a view.  Rejects, naming the field: a
- * short buffer, bad magic, unknown version/layout/hash id/flags, non-zero
- * reserved bytes, out-of-range nhashes or nbits, a length that is not exactly
+ * short buffer, bad magic, unknown version/layout/hash id/flags, value
+ * kinds that are not valid (unknown bits, TEXT alone, a type OID without
+ * TYPED or not built-in), a non-zero reserved byte 11, out-of-range nhashes or nbits, a length that is not exactly
  * header + ceil(nbits/64)*8, and set bits past nbits. */
 bloom_status bloom_parse(const void *buf, size_t len, bloom_filter *out, bloom_error *err);
 
@@ -626,6 +674,12 @@ bloom_status bloom_builder_distinct(bloom_builder *b, uint64_t *out, bloom_error
 int bloom_builder_layout(const bloom_builder *b);
 double bloom_builder_fpr(const bloom_builder *b);
 uint64_t bloom_builder_seed(const bloom_builder *b);
+/* The classes of the values whose hashes the builder holds: the host
+ * records each value's (bloom_kinds_add rules; adding a raw hash records
+ * nothing), merge and the serialized state carry them, and the finished
+ * filter stores them. */
+void bloom_builder_add_kind(bloom_builder *b, unsigned cls, uint32_t type_oid);
+bloom_kinds bloom_builder_kinds(const bloom_builder *b);
 
 /* The serialized builder (docs/FORMAT.md "builder state"): for partial
  * aggregates that travel between processes. */

@@ -362,7 +362,20 @@ bloom_status bloom_builder_merge(bloom_builder *dst, const bloom_builder *src, b
                           bloom_layout_name(dst->layout), dst->fpr, dst->seed,
                           bloom_layout_name(src->layout), src->fpr, src->seed);
     bloom_status st = builder_visit_all(src, add_to_builder, dst, err);
-    return st != BLOOM_OK ? st : bloom_ok(err);
+    if (st != BLOOM_OK)
+        return st;
+    bloom_kinds_merge(&dst->kinds, src->kinds);
+    return bloom_ok(err);
+}
+
+void bloom_builder_add_kind(bloom_builder *b, unsigned cls, uint32_t type_oid)
+{
+    bloom_kinds_add(&b->kinds, cls, type_oid);
+}
+
+bloom_kinds bloom_builder_kinds(const bloom_builder *b)
+{
+    return b->kinds;
 }
 
 bloom_status bloom_builder_distinct(bloom_builder *b, uint64_t *out, bloom_error *err)
@@ -409,5 +422,6 @@ bloom_status bloom_builder_finish(bloom_builder *b, void *buf, size_t len, bloom
      * saw them in (one it already reported was not counted by the adds) */
     if (b->layout == BLOOM_LAYOUT_SCALABLE)
         scalable_set_last_count(out, builder_stored_count(b));
+    bloom_kinds_store(out, b->kinds);
     return bloom_ok(err);
 }

@@ -108,6 +108,7 @@ struct bloom_builder {
     void *interrupt_ctx;
     uint64_t nbits; /* scalable: the first stage's capacity, the distinct count */
     size_t result_bytes; /* the final filter's serialized size */
+    bloom_kinds kinds;   /* of the values added, TEXT included (not normalized) */
 };
 _Static_assert(offsetof(struct bloom_builder, run) == 0,
                "bloom_builder_add_hash_inline reads the run at the builder's address");

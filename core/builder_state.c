@@ -13,7 +13,8 @@ enum {
     STATE_HEADER_SIZE = 32,
     ENCODING_RAW = 0,  /* 1.0: 8 bytes a hash, any order, repeats allowed */
     ENCODING_RICE = 1, /* 1.1: sorted distinct hashes as Rice-coded gaps */
-    RICE_OFFSET = STATE_HEADER_SIZE + 1 /* the Rice parameter k, then the bits */
+    ENCODING_KINDS = 0x80, /* 1.2: six bytes of value kinds follow the header */
+    KINDS_SIZE = 6
 };
 
 static const uint8_t state_magic[4] = {'B', 'L', 'M', 'B'};
@@ -86,9 +87,17 @@ static bloom_status size_hashes(void *ctx, const uint64_t *hashes, size_t n, blo
     return BLOOM_OK;
 }
 
-/* The encoding of b's state and its size in bytes. */
+/* The kinds block's size: none when the kinds store as 0 (text alone, or
+ * nothing), so such a state has 1.1's bytes. */
+static size_t kinds_size(const bloom_builder *b)
+{
+    return bloom_kinds_normalize(b->kinds).mask != 0 ? KINDS_SIZE : 0;
+}
+
+/* The encoding of b's state (without ENCODING_KINDS) and its size in bytes. */
 static bloom_status state_layout(bloom_builder *b, int *encoding, size_t *size, bloom_error *err)
 {
+    size_t body = STATE_HEADER_SIZE + kinds_size(b);
     bloom_status st = builder_settle(b, err);
     if (st != BLOOM_OK)
         return st;
@@ -99,10 +108,10 @@ static bloom_status state_layout(bloom_builder *b, int *encoding, size_t *size, 
         return st;
     if (count > 0 && z.bits <= z.limit) {
         *encoding = ENCODING_RICE;
-        *size = RICE_OFFSET + (size_t)((z.bits + 7) / 8);
+        *size = body + 1 + (size_t)((z.bits + 7) / 8);
     } else {
         *encoding = ENCODING_RAW;
-        *size = STATE_HEADER_SIZE + (size_t)count * 8;
+        *size = body + (size_t)count * 8;
     }
     return bloom_ok(err);
 }
@@ -186,11 +195,13 @@ bloom_status bloom_builder_serialize(bloom_builder *b, void *buf, size_t len, bl
     p[4] = BLOOM_FORMAT_VERSION;
     p[5] = (uint8_t)b->layout;
     p[6] = BLOOM_HASH_XXH64_CANONICAL;
-    p[7] = (uint8_t)encoding;
+    p[7] = (uint8_t)(encoding | (kinds_size(b) ? ENCODING_KINDS : 0));
     store_le64(p + 8, b->seed);
     store_le64(p + 16, fpr_bits);
     store_le64(p + 24, count);
-    hash_writer w = {p + STATE_HEADER_SIZE, 0, true, 0, 0, 0};
+    if (kinds_size(b))
+        bloom_kinds_write(p + STATE_HEADER_SIZE, b->kinds);
+    hash_writer w = {p + STATE_HEADER_SIZE + kinds_size(b), 0, true, 0, 0, 0};
     if (encoding == ENCODING_RAW) {
         st = visit_sorted(b, count, write_raw, &w, err);
         return st != BLOOM_OK ? st : bloom_ok(err);
@@ -330,8 +341,25 @@ bloom_status bloom_builder_deserialize(const bloom_allocator *alloc, const void 
     bloom_status st = bloom_check_ids(p[4], p[5], p[6], BLOOM_BYTES_STATE, err);
     if (st != BLOOM_OK)
         return st;
-    if (p[7] != ENCODING_RAW && p[7] != ENCODING_RICE)
+    unsigned encoding = p[7] & ~(unsigned)ENCODING_KINDS;
+    if (encoding != ENCODING_RAW && encoding != ENCODING_RICE)
         return bloom_fail(err, BLOOM_E_FORMAT, "unknown builder state encoding %u", p[7]);
+    size_t body = STATE_HEADER_SIZE; /* where the hashes start */
+    bloom_kinds kinds = {0, 0};
+    if (p[7] & ENCODING_KINDS) {
+        if (len < STATE_HEADER_SIZE + KINDS_SIZE)
+            return bloom_fail(err, BLOOM_E_FORMAT, "truncated builder state: %zu bytes", len);
+        st = bloom_check_kinds(p + STATE_HEADER_SIZE, STATE_HEADER_SIZE, BLOOM_BYTES_STATE,
+                               &kinds, err);
+        if (st != BLOOM_OK)
+            return st;
+        if (kinds.mask == 0)
+            return bloom_fail(err, BLOOM_E_FORMAT,
+                              "byte %d of the builder state (value kinds) is 0: a state without "
+                              "kinds has no kinds bytes",
+                              STATE_HEADER_SIZE);
+        body += KINDS_SIZE;
+    }
     uint64_t fpr_bits = load_le64(p + 16), count = load_le64(p + 24);
     double fpr;
     memcpy(&fpr, &fpr_bits, sizeof fpr);
@@ -339,20 +367,20 @@ bloom_status bloom_builder_deserialize(const bloom_allocator *alloc, const void 
     if (bloom_check_fpr(fpr, &ferr) != BLOOM_OK)
         return bloom_fail(err, BLOOM_E_FORMAT, "bad builder state: %s", ferr.message);
     unsigned k = 0;
-    if (p[7] == ENCODING_RAW) {
-        if (count > (len - STATE_HEADER_SIZE) / 8 || len != STATE_HEADER_SIZE + count * 8)
+    if (encoding == ENCODING_RAW) {
+        if (count > (len - body) / 8 || len != body + count * 8)
             return bloom_fail(err, BLOOM_E_FORMAT,
                               "builder state length %zu does not match its count %" PRIu64, len,
                               count);
     } else {
-        if (len < RICE_OFFSET)
+        if (len < body + 1)
             return bloom_fail(err, BLOOM_E_FORMAT, "truncated builder state: %zu bytes", len);
-        k = p[STATE_HEADER_SIZE];
+        k = p[body];
         if (k > 63)
             return bloom_fail(err, BLOOM_E_FORMAT, "builder state Rice parameter %u is above 63",
                               k);
         /* every hash takes at least k + 1 bits: bound the count before any allocation */
-        if (count > (uint64_t)(len - RICE_OFFSET) * 8 / (k + 1))
+        if (count > (uint64_t)(len - body - 1) * 8 / (k + 1))
             return bloom_fail(err, BLOOM_E_FORMAT,
                               "builder state length %zu does not match its count %" PRIu64, len,
                               count);
@@ -361,17 +389,21 @@ bloom_status bloom_builder_deserialize(const bloom_allocator *alloc, const void 
     st = bloom_builder_create(alloc, p[5], fpr, load_le64(p + 8), &b, err);
     if (st != BLOOM_OK)
         return st;
-    if (p[7] == ENCODING_RAW) {
-        const uint8_t *hashes = p + STATE_HEADER_SIZE;
+    if (encoding == ENCODING_RAW) {
+        const uint8_t *hashes = p + body;
         for (size_t i = 0; i < count && st == BLOOM_OK; i++)
             st = bloom_builder_add_hash(b, load_le64(hashes + 8 * i), err);
     } else {
-        st = read_rice(b, p + RICE_OFFSET, len - RICE_OFFSET, k, count, err);
+        st = read_rice(b, p + body + 1, len - body - 1, k, count, err);
     }
     if (st != BLOOM_OK) {
         bloom_builder_destroy(b);
         return st;
     }
+    /* no kinds bytes: text values, or a state from before 1.2, read as text */
+    if (kinds.mask == 0 && count > 0)
+        kinds.mask = BLOOM_KIND_TEXT;
+    b->kinds = kinds;
     *out = b;
     return bloom_ok(err);
 }

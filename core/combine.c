@@ -392,6 +392,18 @@ static double result_fpr(const plan *p, const stack *sa, const stack *sb, bloom_
     return p->plain ? rate : 1 - miss;
 }
 
+/* The kinds of a op b: what either side holds (an intersection may hold
+ * less, never a class neither had).  Two filters that store 0 give 0, with
+ * no scan of their bits: each holds text, or nothing. */
+static bloom_kinds combined_kinds(const bloom_filter *a, const bloom_filter *b)
+{
+    if (a->kinds.mask == 0 && b->kinds.mask == 0)
+        return a->kinds;
+    bloom_kinds k = bloom_kinds_effective(a);
+    bloom_kinds_merge(&k, bloom_kinds_effective(b));
+    return k;
+}
+
 bloom_status bloom_combine(const bloom_filter *a, const bloom_filter *b, bloom_op op,
                            unsigned flags, void *buf, size_t len, bloom_filter *out,
                            bloom_error *err)
@@ -431,6 +443,7 @@ bloom_status bloom_combine(const bloom_filter *a, const bloom_filter *b, bloom_o
                               op == BLOOM_OP_UNION ? "union" : "intersection", set, nbits, rate);
     }
     uint64_t seed = a->seed;
+    bloom_kinds kinds = combined_kinds(a, b); /* before a's bytes are overwritten */
     bloom_filter result;
     if (in_place) {
         result = *a;
@@ -445,6 +458,7 @@ bloom_status bloom_combine(const bloom_filter *a, const bloom_filter *b, bloom_o
     } else {
         stack_write(buf, seed, &p.shape, &result);
     }
+    bloom_kinds_store(&result, kinds);
     if (one_array_each(&p, &sa, &sb)) {
         const uint8_t *x = sa.stages[0].f.bits, *y = sb.stages[0].f.bits;
         bloom_filter *o = &p.shape.stages[0].f;

@@ -153,5 +153,6 @@ bloom_status bloom_fold(const bloom_filter *f, uint64_t nbits, void *buf, size_t
         store_le64(out->bits + 8 * w, src.layout == BLOOM_LAYOUT_COUNTING
                                           ? counting_fold_word(&src, factor, w)
                                           : fold_word(&src, factor, w));
+    bloom_kinds_store(out, src.kinds);
     return bloom_ok(err);
 }

@@ -16,8 +16,7 @@ enum {
     OFF_HASH_ID = 6,
     OFF_NHASHES = 7,
     OFF_FLAGS = 8,
-    OFF_RESERVED = 10,
-    RESERVED_LEN = 6,
+    OFF_KINDS = 10, /* 6 bytes: kinds, reserved, type OID */
     OFF_SEED = 16,
     OFF_NBITS = 24
 };
@@ -158,6 +157,37 @@ bloom_status bloom_check_ids(unsigned version, unsigned layout, unsigned hash_id
     return BLOOM_OK;
 }
 
+bloom_status bloom_check_kinds(const uint8_t *p, unsigned at, bloom_bytes where,
+                              bloom_kinds *out, bloom_error *err)
+{
+    const char *in = where == BLOOM_BYTES_STATE ? " of the builder state" : "";
+    unsigned mask = p[0];
+    uint32_t oid = (uint32_t)p[2] | (uint32_t)p[3] << 8 | (uint32_t)p[4] << 16 |
+                   (uint32_t)p[5] << 24;
+    if (mask & ~BLOOM_KINDS_KNOWN)
+        return bloom_fail(err, BLOOM_E_FORMAT,
+                          "byte %u%s (value kinds) is 0x%02x: bits 0x%02x are no known kind", at,
+                          in, mask, mask & ~BLOOM_KINDS_KNOWN);
+    if (mask == BLOOM_KIND_TEXT)
+        return bloom_fail(err, BLOOM_E_FORMAT,
+                          "byte %u%s (value kinds) is 0x02: text alone is stored as 0", at, in);
+    if (p[1] != 0)
+        return bloom_fail(err, BLOOM_E_FORMAT, "reserved byte %u%s is 0x%02x, must be zero",
+                          at + 1, in, p[1]);
+    if (oid != 0 && !(mask & BLOOM_KIND_TYPED))
+        return bloom_fail(err, BLOOM_E_FORMAT,
+                          "bytes %u..%u%s (type oid) hold %u without the typed kind in byte %u, "
+                          "must be zero",
+                          at + 2, at + 5, in, (unsigned)oid, at);
+    if (oid >= BLOOM_FIRST_USER_OID)
+        return bloom_fail(err, BLOOM_E_FORMAT,
+                          "bytes %u..%u%s (type oid) hold %u, not a built-in type (below %u)",
+                          at + 2, at + 5, in, (unsigned)oid, BLOOM_FIRST_USER_OID);
+    out->mask = (uint8_t)mask;
+    out->type_oid = oid;
+    return BLOOM_OK;
+}
+
 void header_set_nbits(uint8_t *header, uint64_t nbits)
 {
     store_le64(header + OFF_NBITS, nbits);
@@ -181,10 +211,10 @@ bloom_status bloom_parse_header(const void *buf, size_t len, bloom_filter *out, 
     uint16_t flags = load_le16(p + OFF_FLAGS);
     if (flags != 0)
         return bloom_fail(err, BLOOM_E_FORMAT, "unknown flags 0x%04x", flags);
-    for (int i = 0; i < RESERVED_LEN; i++)
-        if (p[OFF_RESERVED + i] != 0)
-            return bloom_fail(err, BLOOM_E_FORMAT, "reserved byte %d is 0x%02x, must be zero",
-                              OFF_RESERVED + i, p[OFF_RESERVED + i]);
+    bloom_kinds kinds;
+    st = bloom_check_kinds(p + OFF_KINDS, OFF_KINDS, BLOOM_BYTES_FILTER, &kinds, err);
+    if (st != BLOOM_OK)
+        return st;
     uint64_t nbits = load_le64(p + OFF_NBITS);
     bloom_error perr;
     if (p[OFF_LAYOUT] == BLOOM_LAYOUT_SCALABLE) {
@@ -213,6 +243,7 @@ bloom_status bloom_parse_header(const void *buf, size_t len, bloom_filter *out, 
     out->nbits = nbits;
     out->nbytes = (uint64_t)len - BLOOM_HEADER_SIZE;
     out->bits = (uint8_t *)p + BLOOM_HEADER_SIZE;
+    out->kinds = kinds;
     return bloom_ok(err);
 }
 

@@ -97,6 +97,14 @@ typedef enum bloom_bytes { BLOOM_BYTES_FILTER, BLOOM_BYTES_STATE } bloom_bytes;
 bloom_status bloom_check_ids(unsigned version, unsigned layout, unsigned hash_id,
                              bloom_bytes where, bloom_error *err);
 
+/* Six bytes of value kinds (format.c): the mask, a zero byte, the type OID
+ * little-endian, in the form bloom_kinds_store writes; `at` numbers the
+ * first byte in the messages. */
+bloom_status bloom_check_kinds(const uint8_t *p, unsigned at, bloom_bytes where,
+                               bloom_kinds *out, bloom_error *err);
+/* Write k, normalized, as those six bytes (kinds.c). */
+void bloom_kinds_write(uint8_t *p, bloom_kinds k);
+
 /* Layout kernels (layout_classic.c, layout_blocked.c; counting, scalable
  * below). */
 void classic_add(bloom_filter *f, uint64_t hash);

@@ -209,5 +209,6 @@ bloom_status bloom_to_classic(const bloom_filter *f, void *buf, size_t len, bloo
         return st;
     for (uint64_t w = 0; w < out->nbytes / 8; w++)
         store_le64(out->bits + 8 * w, presence_word(&src, w));
+    bloom_kinds_store(out, src.kinds);
     return bloom_ok(err);
 }

@@ -235,6 +235,7 @@ void stack_read(const bloom_filter *f, stack *out)
         s->f.nbits = load_le64(r + SR_NBITS);
         s->f.nbytes = words_bytes(s->f.nbits);
         s->f.bits = bits;
+        s->f.kinds = f->kinds;
         s->capacity = load_le64(r + SR_CAPACITY);
         s->count = load_le64(r + SR_COUNT);
         bits += s->f.nbytes;
@@ -291,6 +292,8 @@ void stack_write(uint8_t *buf, uint64_t seed, stack *st, bloom_filter *out)
     out->nbits = total;
     out->nbytes = size - BLOOM_HEADER_SIZE;
     out->bits = body;
+    out->kinds.mask = 0;
+    out->kinds.type_oid = 0;
     stack fresh;
     stack_read(out, &fresh);
     for (unsigned i = 0; i < st->nstages; i++)
@@ -486,6 +489,7 @@ static bloom_status grow(const bloom_allocator *alloc, uint64_t max_bytes, void 
     stack_read(f, &old);
     bloom_filter g;
     stack_write(grown, f->seed, &st, &g);
+    bloom_kinds_store(&g, f->kinds);
     for (unsigned i = 0; i < n; i++)
         memcpy(st.stages[i].f.bits, old.stages[i].f.bits, old.stages[i].f.nbytes);
     alloc->release(alloc->ctx, *buf);

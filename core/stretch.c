@@ -100,5 +100,6 @@ bloom_status bloom_stretch(const bloom_filter *f, uint64_t nbits, void *buf, siz
         store_le64(out->bits + 8 * w, src.layout == BLOOM_LAYOUT_COUNTING
                                           ? counting_stretch_word(&src, factor, w)
                                           : stretch_word(&src, factor, w));
+    bloom_kinds_store(out, src.kinds);
     return bloom_ok(err);
 }

@@ -83,6 +83,8 @@ agg_trans_new_state(FunctionCallInfo fcinfo)
 	bloom_builder_datum_add(state, bloom_hash_value(bloom_call_hasher(fcinfo, cache, 1),
 													PG_GETARG_DATUM(1),
 													bloom_builder_datum_seed(state)));
+	/* once per state: the rows of the fast path are of this call site's type */
+	bloom_builder_datum_add_kind(state, &cache->hasher);
 	/* the fast path of bloom_agg_trans, for a state past its few hashes (a
 	 * small group of a GROUP BY stays here: its state is not the last
 	 * row's anyway) */
@@ -318,6 +320,7 @@ bloom_agg_fixed_trans(PG_FUNCTION_ARGS)
 
 		bloom_fixed_agg_add(batched, bloom_hash_value(bloom_call_hasher(fcinfo, cache, 1),
 													  PG_GETARG_DATUM(1), seed));
+		bloom_fixed_agg_add_kind(batched, &cache->hasher);
 		cache->agg_state = batched_state;
 		cache->agg_builder = NULL;
 		cache->fixed_agg = batched;
@@ -332,8 +335,8 @@ bloom_agg_fixed_trans(PG_FUNCTION_ARGS)
 		state = writable_state(fcinfo, aggctx != NULL, &f);
 		check_fixed_sizing(cache, &f);
 	}
-	bloom_add_hash(&f, bloom_hash_value(bloom_call_hasher(fcinfo, cache, 1),
-										PG_GETARG_DATUM(1), f.seed));
+	bloom_record_kind(&f, bloom_call_hasher(fcinfo, cache, 1));
+	bloom_add_hash(&f, bloom_hash_value(&cache->hasher, PG_GETARG_DATUM(1), f.seed));
 	if (aggctx != NULL && !PG_ARGISNULL(0) && PointerGetDatum(state) == PG_GETARG_DATUM(0))
 	{
 		/* nodeAgg passes this state back to the next row of its group */

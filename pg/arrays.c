@@ -34,6 +34,7 @@ typedef struct ArrayCallCache
 	bool		typbyval;
 	char		typalign;
 	BloomHasher hasher;
+	BloomTextProbe *text_probe;
 } ArrayCallCache;
 
 static ArrayCallCache *
@@ -79,6 +80,7 @@ bloom_add_all(PG_FUNCTION_ARGS)
 	uint64		n = 0,
 				batch[256];
 	size_t		nbatch = 0;
+	bool		recorded = false;
 
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
@@ -93,7 +95,12 @@ bloom_add_all(PG_FUNCTION_ARGS)
 		if ((++n & 1023) == 0)
 			CHECK_FOR_INTERRUPTS();
 		if (!isnull)
+		{
+			if (!recorded)
+				bloom_record_kind(&f, &cache->hasher);
+			recorded = true;
 			batch[nbatch++] = bloom_hash_value(&cache->hasher, value, f.seed);
+		}
 		if (nbatch == lengthof(batch))
 		{
 			result = bloom_pg_insert(result, &f, batch, nbatch);
@@ -134,6 +141,15 @@ contains_many(FunctionCallInfo fcinfo, bool want_all)
 		if (isnull)
 		{
 			saw_null = true;
+			continue;
+		}
+		if (unlikely(bloom_is_text_probe(&cache->hasher) && f.kinds.mask != 0))
+		{
+			/* each element read as the filter's values, one at a time */
+			if (cache->text_probe == NULL)
+				cache->text_probe = bloom_text_probe_create(fcinfo->flinfo->fn_mcxt);
+			decided = bloom_text_probe_contains(cache->text_probe, &cache->hasher, value, &f) ==
+				!want_all;
 			continue;
 		}
 		batch[nbatch++] = bloom_hash_value(&cache->hasher, value, f.seed);

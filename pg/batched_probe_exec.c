@@ -222,6 +222,16 @@ bloom_batched_release(BatchedProbeState *state)
 	state->pos = 0;
 }
 
+/* A text key of a filter that records the kinds of its values: read as
+ * those values, one key at a time. */
+static bool
+text_key_contains(BatchedProbeState *state, Datum key)
+{
+	if (state->text_probe == NULL)
+		state->text_probe = bloom_text_probe_create(state->css.ss.ps.state->es_query_cxt);
+	return bloom_text_probe_contains(state->text_probe, &state->hasher, key, &state->filter);
+}
+
 /*
  * Fetch, hash and probe the next batch; false when the heap scan is done.
  * A batch may have no survivors.
@@ -236,6 +246,7 @@ next_batch(BatchedProbeState *state)
 	int			n = 0;
 	int			nkeys = 0;
 	int			rows[BLOOM_PROBE_BATCH];
+	bool		text_keys = bloom_is_text_probe(&state->hasher) && state->filter.kinds.mask != 0;
 
 	CHECK_FOR_INTERRUPTS();
 	/* the slot returned last may still show a row of this batch */
@@ -267,16 +278,18 @@ next_batch(BatchedProbeState *state)
 		}
 		econtext->ecxt_scantuple = slot;
 		key = ExecEvalExpr(state->key_expr, econtext, &isnull);
-		if (!isnull)
-		{
+		if (!isnull && text_keys)
+			state->hits[nkeys] = text_key_contains(state, key);
+		else if (!isnull)
 			state->hashes[nkeys] = bloom_hash_value(&state->hasher, key, state->filter.seed);
+		if (!isnull)
 			rows[nkeys++] = n;
-		}
 		n++;
 	}
 	MemoryContextSwitchTo(old);
 
-	bloom_contains_hashes(&state->filter, state->hashes, (size_t) nkeys, state->hits);
+	if (!text_keys)
+		bloom_contains_hashes(&state->filter, state->hashes, (size_t) nkeys, state->hits);
 	for (int i = 0; i < nkeys; i++)
 		if (state->hits[i])
 			state->survivors[state->nsurvivors++] = rows[i];
@@ -336,6 +349,8 @@ recheck_row(ScanState *ss, TupleTableSlot *slot)
 	if (state->filter_null)
 		return false;
 	key = ExecEvalExprSwitchContext(state->key_expr, econtext, &isnull);
+	if (!isnull && bloom_is_text_probe(&state->hasher) && state->filter.kinds.mask != 0)
+		return text_key_contains(state, key);
 	return !isnull &&
 		bloom_contains_hash(&state->filter, bloom_hash_value(&state->hasher, key, state->filter.seed));
 }

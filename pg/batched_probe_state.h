@@ -57,6 +57,7 @@ typedef struct BatchedProbeState
 	ExprState  *filter_expr;
 	ExprState  *key_expr;
 	BloomHasher hasher;
+	BloomTextProbe *text_probe;	/* a text key of a filter that records kinds */
 
 	/* the filter, read at the first fetch after the start or a rescan */
 	bool		filter_ready;

@@ -59,7 +59,7 @@
 BLOOM_HIDDEN_BEGIN
 
 #define BS_MAGIC 0x42534C49		/* "BLSI" */
-#define BS_VERSION 1
+#define BS_VERSION 2			/* 2: the value kinds */
 #define BS_METAPAGE_BLKNO 0
 #define BS_STRATEGY_CONTAINS 1	/* @>(bloom, T): the filter may contain the value */
 
@@ -134,6 +134,11 @@ typedef struct BsMetaData
 	BlockNumber aside_tail;
 	uint64		aside_count;
 	BsGroup		groups[BS_MAX_GROUPS];
+	/* the value kinds (header bytes 10..15) the indexed filters store,
+	 * merged: while none stores any, a text key is hashed as text */
+	uint8		value_kinds;
+	uint8		unused[3];
+	uint32		typed_oid;
 } BsMetaData;
 
 StaticAssertDecl(sizeof(BsMetaData) <= BS_PAGE_CAPACITY, "the metapage holds the group table");
@@ -261,7 +266,10 @@ typedef struct BsRow
 
 /* The signature of a filter datum, as bloom_signature; false (the row goes
  * aside, never an error) also for bytes that do not parse. */
-extern bool bs_signature(Datum value, uint32 max_nbits, bloom_geometry *geo, uint8 *bits);
+extern bool bs_signature(Datum value, uint32 max_nbits, bloom_geometry *geo, uint8 *bits,
+						 bloom_kinds *kinds);
+/* meta's value kinds with kinds merged in; whether they changed */
+extern bool bs_merge_kinds(BsMetaData *meta, bloom_kinds kinds);
 /* The group of geo in meta, or -1. */
 extern int	bs_find_group(const BsMetaData *meta, const bloom_geometry *geo);
 /*

@@ -108,6 +108,7 @@ build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, boo
 	BsBuildState *st = (BsBuildState *) state;
 	MemoryContext old;
 	bloom_geometry geo;
+	bloom_kinds kinds;
 	bool		indexed;
 	BsMetaData *meta = BsPageGetMeta(BufferGetPage(st->metabuf));
 	int			gi = -1;
@@ -117,8 +118,9 @@ build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, boo
 	if (isnull[0])
 		return;
 	old = MemoryContextSwitchTo(st->tmpcxt);
-	indexed = bs_signature(values[0], st->max_nbits, &geo, st->sig);
+	indexed = bs_signature(values[0], st->max_nbits, &geo, st->sig, &kinds);
 	MemoryContextSwitchTo(old);
+	bs_merge_kinds(meta, kinds);	/* the build writes the metapage whole at its end */
 	MemoryContextReset(st->tmpcxt);
 	st->indtuples += 1;
 

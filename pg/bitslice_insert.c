@@ -37,15 +37,17 @@ static struct
  * scan does, and answers, or raises, as it does.
  */
 bool
-bs_signature(Datum value, uint32 max_nbits, bloom_geometry *geo, uint8 *bits)
+bs_signature(Datum value, uint32 max_nbits, bloom_geometry *geo, uint8 *bits, bloom_kinds *kinds)
 {
 	struct varlena *flat = PG_DETOAST_DATUM(value);
 	bloom_filter f;
 	uint64		target;
 	bool		ok;
+	bool		parsed = bloom_parse(VARDATA(flat), VARSIZE(flat) - VARHDRSZ, &f, NULL) == BLOOM_OK;
 
-	if (bloom_parse(VARDATA(flat), VARSIZE(flat) - VARHDRSZ, &f, NULL) != BLOOM_OK ||
-		!bloom_sliceable(&f))
+	kinds->mask = parsed ? f.kinds.mask : 0;
+	kinds->type_oid = parsed ? f.kinds.type_oid : 0;
+	if (!parsed || !bloom_sliceable(&f))
 		target = 0;
 	else if (f.nbits <= max_nbits)
 		target = f.nbits;
@@ -626,6 +628,18 @@ bs_flush(Relation index, int gi)
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(cxt);
 }
+bool
+bs_merge_kinds(BsMetaData *meta, bloom_kinds kinds)
+{
+	bloom_kinds merged = {meta->value_kinds, meta->typed_oid};
+
+	bloom_kinds_merge(&merged, kinds);
+	if (merged.mask == meta->value_kinds && merged.type_oid == meta->typed_oid)
+		return false;
+	meta->value_kinds = merged.mask;
+	meta->typed_oid = merged.type_oid;
+	return true;
+}
 
 /* ---- aminsert ---- */
 
@@ -638,6 +652,8 @@ bs_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid, Rela
 				old;
 	uint32		max_nbits = (uint32) bs_option_max_nbits(index);
 	bloom_geometry geo;
+	bloom_kinds kinds,
+				merged;
 	uint8	   *bits;
 	bool		indexed;
 	Buffer		metabuf;
@@ -653,14 +669,26 @@ bs_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid, Rela
 		return false;			/* NULL filters hold nothing: never a match */
 	old = MemoryContextSwitchTo(cxt);
 	bits = palloc(bs_max_nbits_limit() / 8 + 8);
-	indexed = bs_signature(values[0], max_nbits, &geo, bits);
+	indexed = bs_signature(values[0], max_nbits, &geo, bits, &kinds);
 
 	metabuf = ReadBuffer(index, BS_METAPAGE_BLKNO);
 	LockBuffer(metabuf, BUFFER_LOCK_EXCLUSIVE);
 	meta = BsPageGetMeta(BufferGetPage(metabuf));
 	bs_check_meta(index, meta);
 	if (meta->max_nbits != max_nbits)	/* set again since the build */
-		indexed = bs_signature(values[0], meta->max_nbits, &geo, bits);
+		indexed = bs_signature(values[0], meta->max_nbits, &geo, bits, &kinds);
+	/* the row's kinds before the row: a scan that sees it sees them */
+	merged.mask = meta->value_kinds;
+	merged.type_oid = meta->typed_oid;
+	bloom_kinds_merge(&merged, kinds);
+	if (merged.mask != meta->value_kinds || merged.type_oid != meta->typed_oid)
+	{
+		BsXlog		x;
+
+		bs_xlog_start(&x, index, false);
+		bs_merge_kinds(BsPageGetMeta(bs_xlog_page(&x, metabuf, false)), kinds);
+		bs_xlog_finish(&x);
+	}
 	if (indexed)
 	{
 		BsRow		row = {*ht_ctid, bits};

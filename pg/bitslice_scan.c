@@ -64,6 +64,8 @@ typedef struct BsKey
 	uint64		seed;			/* hash is the value's hash under seed */
 	uint64		hash;
 	bool		hashed;
+	bool		text_key;		/* of a text type: read as each filter's values */
+	bool		any_row;		/* tests no bit: every row a candidate */
 } BsKey;
 
 typedef struct BsScanOpaqueData
@@ -131,6 +133,7 @@ bs_rescan(IndexScanDesc scan, ScanKey keys, int nkeys, ScanKey orderbys, int nor
 				 sk->sk_strategy, sk->sk_subtype);
 		so->keys[i].value = sk->sk_argument;
 		bloom_hasher_init_type(&so->keys[i].hasher, sk->sk_subtype, so->keycxt);
+		so->keys[i].text_key = bloom_is_text_probe(&so->keys[i].hasher);
 	}
 }
 
@@ -185,6 +188,8 @@ probe_positions(BsScanOpaque so, const BsGroup *g, uint64 *pos)
 	{
 		BsKey	   *key = &so->keys[i];
 
+		if (key->any_row)
+			continue;
 		if (!key->hashed || key->seed != g->seed)
 		{
 			key->hash = bloom_hash_value(&key->hasher, key->value, g->seed);
@@ -474,6 +479,17 @@ bs_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 	meta = palloc(sizeof(BsMetaData));
 	pos = palloc(Max(1, so->nkeys) * BLOOM_MAX_NHASHES * sizeof(uint64));
 	bs_read_meta(index, meta);
+
+	/*
+	 * A text key is read as the values each row's filter records (its
+	 * header's kinds, pg/text_probe.c), which the slices do not keep: once
+	 * any indexed filter records kinds, every row is a candidate of a text
+	 * key and the operator rechecks each; while none does, it is the text.
+	 * A row of this scan's snapshot was indexed before the scan began, so
+	 * its kinds are in this copy of the metapage.
+	 */
+	for (int i = 0; i < so->nkeys; i++)
+		so->keys[i].any_row = so->keys[i].text_key && meta->value_kinds != 0;
 	/* groups are only ever added: those of this copy are there to the end */
 	for (uint32 gi = 0; gi <= meta->ngroups;)
 	{

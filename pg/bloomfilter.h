@@ -236,7 +236,19 @@ typedef struct BloomHasher
 	Oid			typid;			/* the type as called (may be a domain) */
 	BloomHashKind kind;
 	FmgrInfo   *send;			/* for BLOOM_HK_SEND; owned by whoever set it up */
+	/* the class a filter records for these values (BLOOM_KIND_*), and with
+	 * BLOOM_KIND_TYPED the base type's OID when built-in (else 0) */
+	uint8		value_class;
+	Oid			class_oid;
 } BloomHasher;
+
+/* Record in f the class of a value of h about to be added (core
+ * bloom_kinds_record). */
+static inline void
+bloom_record_kind(bloom_filter *f, const BloomHasher *h)
+{
+	bloom_kinds_record(f, h->value_class, h->class_oid);
+}
 
 /*
  * Set up a hasher for the type of argument argno: the type of its call
@@ -260,6 +272,36 @@ bloom_hash_value(BloomHasher *h, Datum value, uint64 seed)
 	return bloom_hash_datum(h, value, seed);
 }
 
+/* ---- a text probe read as the filter's values (text_probe.c) ---- */
+
+/* The readings of the last text probed at a call site, in mcxt. */
+typedef struct BloomTextProbe BloomTextProbe;
+extern BloomTextProbe *bloom_text_probe_create(MemoryContext mcxt);
+
+/* Whether a probe value of this hasher is read by the text-probe rule. */
+static inline bool
+bloom_is_text_probe(const BloomHasher *h)
+{
+	return h->value_class == BLOOM_KIND_TEXT;
+}
+
+/* Tests a hash against a filter (or a part of one, or many). */
+typedef bool (*BloomHashTest) (void *ctx, uint64 hash);
+
+/*
+ * Whether a filter of these kinds and seed may hold the text probe value
+ * (h a text-class hasher): test of the hash of each reading its kinds call
+ * for, true at the first that passes (docs/HASHING.md, "What a text probe
+ * checks").  Raises the filter's type's input error for a text that is not
+ * of that type when it is the filter's only class, and DATATYPE_MISMATCH
+ * when the filter's typed values are of several types and no other
+ * reading passed.
+ */
+extern bool bloom_text_probe_test(BloomTextProbe *tp, const BloomHasher *h, Datum value,
+								  bloom_kinds kinds, uint64 seed, BloomHashTest test, void *ctx);
+extern bool bloom_text_probe_contains(BloomTextProbe *tp, const BloomHasher *h, Datum value,
+									  const bloom_filter *f);
+
 /* the batched state of bloom_agg(x, capacity, fpr), fixed_agg_state.c */
 typedef struct BloomFixedAgg BloomFixedAgg;
 
@@ -272,6 +314,7 @@ typedef struct BloomCallCache
 	BloomArgCache args[2];
 	bool		hasher_ready;
 	BloomHasher hasher;
+	BloomTextProbe *text_probe; /* made at the first text probe */
 	/* bloom_agg(value), and bloom_agg(x, capacity, fpr): the state of the
 	 * last row, checked to be this aggregate's own, its builder, batched
 	 * filter or flat filter (fixed_flat: then flat_view is its parsed
@@ -341,6 +384,15 @@ bloom_cached_stored_arg(FunctionCallInfo fcinfo, int argno, BloomArgCache *cache
 extern bool bloom_sliced_contains(FunctionCallInfo fcinfo, int filter_arg, int value_arg,
 								  BloomCallCache *cache, bool *answer);
 
+/* The call site's text probe, made on first use. */
+static inline BloomTextProbe *
+bloom_call_text_probe(FunctionCallInfo fcinfo, BloomCallCache *cache)
+{
+	if (cache->text_probe == NULL)
+		cache->text_probe = bloom_text_probe_create(fcinfo->flinfo->fn_mcxt);
+	return cache->text_probe;
+}
+
 /* The hasher of argument argno, set up on first use. */
 static inline BloomHasher *
 bloom_call_hasher(FunctionCallInfo fcinfo, BloomCallCache *cache, int argno)
@@ -383,6 +435,8 @@ extern bloom_builder *bloom_builder_agg_state(Datum d, MemoryContext aggctx);
 
 /* Add a hash to a state returned by the two functions above. */
 extern void bloom_builder_datum_add(Datum state, uint64 hash);
+/* Record the class of the values of h in such a state. */
+extern void bloom_builder_datum_add_kind(Datum state, const BloomHasher *h);
 /* The seed of such a state. */
 extern uint64 bloom_builder_datum_seed(Datum state);
 /* The core builder of such a state, made now if it held only a few hashes. */
@@ -417,6 +471,8 @@ extern BloomFixedAgg *bloom_fixed_agg_of(Datum d, MemoryContext aggctx);
 /* Its filter: the parameters and the bits so far, pending hashes aside. */
 extern const bloom_filter *bloom_fixed_agg_filter(const BloomFixedAgg *obj);
 extern void bloom_fixed_agg_add(BloomFixedAgg *obj, uint64 hash);
+/* Record the class of the values of h in its filter. */
+extern void bloom_fixed_agg_add_kind(BloomFixedAgg *obj, const BloomHasher *h);
 
 BLOOM_HIDDEN_END
 

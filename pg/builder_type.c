@@ -60,6 +60,7 @@ typedef struct BuilderObject
 	ExpandedObjectHeader hdr;
 	const BuilderSettings *settings;	/* until the builder is made */
 	uint32		nfew;			/* distinct hashes in u.few, or BUILT */
+	bloom_kinds kinds;			/* of the few hashes' values (BUILT: the builder's) */
 	union
 	{
 		uint64		few[FEW_HASHES];
@@ -218,7 +219,19 @@ object_new(FunctionCallInfo fcinfo, MemoryContext aggctx, BuilderArena **arena_o
 	EOH_init_header(&obj->hdr, &builder_methods, ctx);
 	obj->settings = NULL;
 	obj->nfew = 0;
+	obj->kinds.mask = 0;
+	obj->kinds.type_oid = 0;
 	return obj;
+}
+
+/* b gains the classes of k. */
+static void
+builder_add_kinds(bloom_builder *b, bloom_kinds k)
+{
+	if (k.mask & ~BLOOM_KIND_TYPED)
+		bloom_builder_add_kind(b, k.mask & ~BLOOM_KIND_TYPED, 0);
+	if (k.mask & BLOOM_KIND_TYPED)
+		bloom_builder_add_kind(b, BLOOM_KIND_TYPED, k.type_oid);
 }
 
 /* A core builder with the object's settings and few hashes, from alloc. */
@@ -237,6 +250,7 @@ builder_of_few(const BuilderObject *obj, const bloom_allocator *alloc)
 			bloom_builder_destroy(b);
 			bloom_raise(&err, BLOOM_SOURCE_STORED, "bloom_agg state");
 		}
+	builder_add_kinds(b, obj->kinds);
 	return b;
 }
 
@@ -389,6 +403,10 @@ bloom_builder_writable(FunctionCallInfo fcinfo, Datum d, MemoryContext aggctx,
 			obj = (BuilderObject *) DatumGetEOHP(copy);
 			for (uint32 i = 0; i < src->nfew; i++)
 				bloom_builder_datum_add(copy, src->u.few[i]);
+			if (obj->nfew == BUILT)
+				builder_add_kinds(obj->u.builder, src->kinds);
+			else
+				obj->kinds = src->kinds;
 		}
 		else
 		{
@@ -464,6 +482,17 @@ bloom_builder_datum_add(Datum state, uint64 hash)
 	}
 	if (bloom_builder_add_hash(object_builder(obj), hash, &err) != BLOOM_OK)
 		bloom_raise(&err, BLOOM_SOURCE_STORED, "bloom_agg state");
+}
+
+void
+bloom_builder_datum_add_kind(Datum state, const BloomHasher *h)
+{
+	BuilderObject *obj = (BuilderObject *) DatumGetEOHP(state);
+
+	if (obj->nfew == BUILT)
+		bloom_builder_add_kind(obj->u.builder, h->value_class, h->class_oid);
+	else
+		bloom_kinds_add(&obj->kinds, h->value_class, h->class_oid);
 }
 
 /* ---- I/O: the serialized state, validated by the core on input ---- */

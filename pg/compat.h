@@ -195,4 +195,33 @@ get_extension_schema(Oid ext_oid)
 }
 #endif
 
+/*
+ * 16: input functions report errors softly (InputFunctionCallSafe with an
+ * ErrorSaveContext).  bloom_input_soft returns false when str is not a
+ * value of the type; before 16 the type's error is raised instead
+ * (BLOOM_SOFT_INPUT says which).
+ */
+#include "fmgr.h"
+#if PG_VERSION_NUM >= 160000
+#include "nodes/miscnodes.h"
+#define BLOOM_SOFT_INPUT 1
+static inline bool
+bloom_input_soft(FmgrInfo *flinfo, char *str, Oid ioparam, int32 typmod, Datum *out)
+{
+	ErrorSaveContext escontext;
+
+	memset(&escontext, 0, sizeof escontext);
+	escontext.type = T_ErrorSaveContext;
+	return InputFunctionCallSafe(flinfo, str, ioparam, typmod, (Node *) &escontext, out);
+}
+#else
+#define BLOOM_SOFT_INPUT 0
+static inline bool
+bloom_input_soft(FmgrInfo *flinfo, char *str, Oid ioparam, int32 typmod, Datum *out)
+{
+	*out = InputFunctionCall(flinfo, str, ioparam, typmod);
+	return true;
+}
+#endif
+
 #endif							/* BLOOMFILTER_COMPAT_H */

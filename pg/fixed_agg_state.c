@@ -114,3 +114,11 @@ bloom_fixed_agg_add(BloomFixedAgg *obj, uint64 hash)
 {
 	bloom_pending_add(&obj->filter, &obj->pending, hash);
 }
+
+void
+bloom_fixed_agg_add_kind(BloomFixedAgg *obj, const BloomHasher *h)
+{
+	/* its pending hashes are of this class (one call site): recorded
+	 * before they are flushed, the bits read empty or as the class */
+	bloom_record_kind(&obj->filter, h);
+}

@@ -118,7 +118,8 @@ bloom_add(PG_FUNCTION_ARGS)
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	cache = bloom_call_cache(fcinfo);
 	result = bloom_copy_arg(fcinfo, 0, &f);
-	hash = bloom_hash_value(bloom_call_hasher(fcinfo, cache, 1), PG_GETARG_DATUM(1), f.seed);
+	bloom_record_kind(&f, bloom_call_hasher(fcinfo, cache, 1));
+	hash = bloom_hash_value(&cache->hasher, PG_GETARG_DATUM(1), f.seed);
 	/* a scalable filter may grow a stage: a new value */
 	PG_RETURN_POINTER(bloom_pg_insert(result, &f, &hash, 1));
 }
@@ -188,6 +189,7 @@ contains(FunctionCallInfo fcinfo, int filter_arg, int value_arg)
 	BloomCallCache *cache = bloom_call_cache(fcinfo);
 	const bloom_filter *f = bloom_cached_stored_arg(fcinfo, filter_arg, &cache->args[0]);
 	bloom_filter parsed;
+	BloomHasher *h;
 
 	if (f == NULL)
 	{
@@ -198,8 +200,11 @@ contains(FunctionCallInfo fcinfo, int filter_arg, int value_arg)
 		bloom_read_arg(fcinfo, filter_arg, &cache->args[0], &parsed);
 		f = &parsed;
 	}
-	return bloom_contains_hash(f, bloom_hash_value(bloom_call_hasher(fcinfo, cache, value_arg),
-												   PG_GETARG_DATUM(value_arg), f->seed));
+	h = bloom_call_hasher(fcinfo, cache, value_arg);
+	if (unlikely(bloom_is_text_probe(h) && f->kinds.mask != 0))
+		return bloom_text_probe_contains(bloom_call_text_probe(fcinfo, cache), h,
+										 PG_GETARG_DATUM(value_arg), f);
+	return bloom_contains_hash(f, bloom_hash_value(h, PG_GETARG_DATUM(value_arg), f->seed));
 }
 
 /* bloom_contains(f bloom, value anyelement) -> bool; also f @> value */

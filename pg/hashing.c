@@ -35,6 +35,8 @@
 #include "utils/regproc.h"
 #include "utils/syscache.h"
 
+#include "access/transam.h"
+
 PG_FUNCTION_INFO_V1(bloom_hash);
 
 /* The kind (and send function, in mcxt) of a hasher for values of typid
@@ -47,6 +49,7 @@ bloom_hasher_init_type(BloomHasher *h, Oid typid, MemoryContext mcxt)
 	memset(h, 0, sizeof *h);
 	h->typid = typid;
 	base = getBaseType(typid);
+	h->value_class = BLOOM_KIND_NUMBER;
 	switch (base)
 	{
 		case INT2OID:
@@ -75,14 +78,20 @@ bloom_hasher_init_type(BloomHasher *h, Oid typid, MemoryContext mcxt)
 			break;
 		case TEXTOID:
 		case VARCHAROID:
-		case BYTEAOID:
 			h->kind = BLOOM_HK_TEXT;
+			h->value_class = BLOOM_KIND_TEXT;
+			break;
+		case BYTEAOID:
+			h->kind = BLOOM_HK_TEXT;	/* the bytes, as text's; a class of its own */
+			h->value_class = BLOOM_KIND_BYTES;
 			break;
 		case BPCHAROID:
 			h->kind = BLOOM_HK_BPCHAR;
+			h->value_class = BLOOM_KIND_TEXT;
 			break;
 		case NAMEOID:
 			h->kind = BLOOM_HK_NAME;
+			h->value_class = BLOOM_KIND_TEXT;
 			break;
 		default:
 			{
@@ -98,6 +107,8 @@ bloom_hasher_init_type(BloomHasher *h, Oid typid, MemoryContext mcxt)
 				h->send = MemoryContextAlloc(mcxt, sizeof(FmgrInfo));
 				fmgr_info_cxt(send, h->send, mcxt);
 				h->kind = BLOOM_HK_SEND;
+				h->value_class = BLOOM_KIND_TYPED;
+				h->class_oid = base < FirstNormalObjectId ? base : InvalidOid;
 			}
 			break;
 	}

@@ -123,6 +123,27 @@ fetch_plan(Relation toastrel, const varatt_external *toast, const bloom_probe_pl
  */
 #define WHOLE_READ_CHUNKS 4
 
+/* A stored filter whose header was read, probed a hash at a time (a text
+ * probe may test several readings). */
+typedef struct SlicedProbe
+{
+	Relation	toastrel;
+	const varatt_external *toast;
+	const bloom_filter *f;		/* its header's view */
+} SlicedProbe;
+
+static bool
+sliced_test(void *ctx, uint64 hash)
+{
+	SlicedProbe *probe = ctx;
+	bloom_probe_plan plan;
+	uint8		bytes[BLOOM_MAX_NHASHES * (BLOOM_BLOCK_BITS / 8)];
+
+	bloom_probe_plan_for(probe->f, hash, &plan);
+	fetch_plan(probe->toastrel, probe->toast, &plan, bytes);
+	return bloom_probe_plan_test(probe->f, hash, &plan, bytes);
+}
+
 bool
 bloom_sliced_contains(FunctionCallInfo fcinfo, int filter_arg, int value_arg,
 					  BloomCallCache *cache, bool *answer)
@@ -132,11 +153,11 @@ bloom_sliced_contains(FunctionCallInfo fcinfo, int filter_arg, int value_arg,
 	varatt_external toast;
 	Relation	toastrel;
 	uint8		header[BLOOM_HEADER_SIZE];
-	uint8		bytes[BLOOM_MAX_NHASHES * (BLOOM_BLOCK_BITS / 8)];
 	bloom_filter f;
 	bloom_probe_plan plan;
 	bloom_error err;
-	uint64		hash;
+	BloomHasher *h;
+	SlicedProbe probe;
 	uint32		chunks;
 
 	if (!VARATT_IS_EXTERNAL_ONDISK(p))
@@ -169,9 +190,9 @@ bloom_sliced_contains(FunctionCallInfo fcinfo, int filter_arg, int value_arg,
 	if (bloom_parse_header(header, VARATT_EXTERNAL_GET_EXTSIZE(toast), &f, &err) != BLOOM_OK)
 		bloom_raise(&err, BLOOM_SOURCE_STORED, NULL);
 	f.bits = NULL;				/* only the header was read */
-	hash = bloom_hash_value(bloom_call_hasher(fcinfo, cache, value_arg),
-							PG_GETARG_DATUM(value_arg), f.seed);
-	bloom_probe_plan_for(&f, hash, &plan);
+	h = bloom_call_hasher(fcinfo, cache, value_arg);
+	/* the plan's ranges depend on the header alone, not on the hash */
+	bloom_probe_plan_for(&f, 0, &plan);
 	/* read whole: a scalable filter (its stages are found in its bytes), or
 	 * a probe whose ranges cost more lookups than the value's chunks */
 	if (plan.count == 0 || chunks <= WHOLE_READ_CHUNKS * plan.count)
@@ -182,11 +203,17 @@ bloom_sliced_contains(FunctionCallInfo fcinfo, int filter_arg, int value_arg,
 	/* index lookups per probe: the header's and one per range */
 	if (arg->sliced_repeats == 0)
 		arg->sliced_limit = Max(1, chunks / (7 * (plan.count + 1)));
-	fetch_plan(toastrel, &toast, &plan, bytes);
+	probe.toastrel = toastrel;
+	probe.toast = &toast;
+	probe.f = &f;
+	if (bloom_is_text_probe(h) && f.kinds.mask != 0)
+		*answer = bloom_text_probe_test(bloom_call_text_probe(fcinfo, cache), h,
+										PG_GETARG_DATUM(value_arg), f.kinds, f.seed,
+										sliced_test, &probe);
+	else
+		*answer = sliced_test(&probe, bloom_hash_value(h, PG_GETARG_DATUM(value_arg), f.seed));
 	table_close(toastrel, AccessShareLock);
-
 	sliced_probes++;
-	*answer = bloom_probe_plan_test(&f, hash, &plan, bytes);
 	return true;
 }
 

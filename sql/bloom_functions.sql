@@ -78,6 +78,9 @@ WHERE bloom_contains((SELECT bloom_ref(f) FROM members), g);
 CREATE TABLE pq AS
 SELECT bloom_union_agg(bloom_add(bloom_empty(100, 0.01, 0, 'blocked'), g)) AS f FROM generate_series(1, 100) g;
 SELECT octet_length(bloom_to_parquet(f)) AS bitset_bytes, octet_length(f::bytea) AS filter_bytes FROM pq;
-SELECT bloom_from_parquet(bloom_to_parquet(f)) = f AS round_trip FROM pq;
+-- a Parquet bitset carries the bits, not the value kinds (header byte 10)
+SELECT bloom_from_parquet(bloom_to_parquet(f))::bytea = set_byte(f::bytea, 10, 0) AS round_trip,
+       get_byte(f::bytea, 10) AS kinds, get_byte(bloom_from_parquet(bloom_to_parquet(f))::bytea, 10) AS parquet_kinds
+FROM pq;
 SELECT substring(f::bytea FROM 33) = bloom_to_parquet(f) AS same_bits FROM pq;
 SELECT layout, nbits, nhashes, seed FROM bloom_info(bloom_from_parquet('\x'::bytea || decode(repeat('00', 64), 'hex')));

@@ -39,11 +39,14 @@ SELECT f @> 7 AS saturated_stays FROM d WHERE i = 20;
 SELECT bloom_remove(bloom_add(bloom_empty(10, 0.01, 0, 'counting'), 1), NULL::int)
          = bloom_add(bloom_empty(10, 0.01, 0, 'counting'), 1) AS null_value,
        bloom_remove(NULL::bloom, 1) IS NULL AS null_filter;
--- Every value type removes as it adds (its own overload).
-SELECT bloom_remove(bloom_add(bloom_empty(10, 0.01, 0, 'counting'), '10.0.0.1'::inet), '10.0.0.1'::inet)
-         = bloom_empty(10, 0.01, 0, 'counting') AS inet_removed,
-       bloom_remove(bloom_add(bloom_empty(10, 0.01, 0, 'counting'), 5::int2), 5.0::float8)
-         = bloom_empty(10, 0.01, 0, 'counting') AS across_types;
+-- Every value type removes as it adds (its own overload).  Removing keeps
+-- the value kinds the filter recorded (header bytes 10..15): the counters
+-- are the empty filter's.
+SELECT substring(bloom_remove(bloom_add(bloom_empty(10, 0.01, 0, 'counting'), '10.0.0.1'::inet), '10.0.0.1'::inet)::bytea FROM 17)
+         = substring(bloom_empty(10, 0.01, 0, 'counting')::bytea FROM 17) AS inet_removed,
+       substring(bloom_remove(bloom_add(bloom_empty(10, 0.01, 0, 'counting'), 5::int2), 5.0::float8)::bytea FROM 17)
+         = substring(bloom_empty(10, 0.01, 0, 'counting')::bytea FROM 17) AS across_types,
+       get_byte(bloom_remove(bloom_add(bloom_empty(10, 0.01, 0, 'counting'), '10.0.0.1'::inet), '10.0.0.1'::inet)::bytea, 10) AS kinds_kept;
 -- Union adds the counters (a value of both counts twice); intersection
 -- takes their minimum.
 SELECT bloom_add(bloom_empty(100, 0.01, 0, 'counting'), 1) | bloom_add(bloom_empty(100, 0.01, 0, 'counting'), 1)

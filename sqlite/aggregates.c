@@ -21,6 +21,7 @@
  * group's first non-NULL value, so a group of NULLs allocates nothing. */
 typedef struct agg_build {
     bloom_builder *builder;
+    unsigned kinds; /* BLOOM_KIND_* of the values added, given to the builder at the end */
 } agg_build;
 
 void bf_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
@@ -29,7 +30,8 @@ void bf_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     (void)argc;
     uint64_t hash;
     bloom_error err;
-    if (bf_hash_value(ctx, argv[0], 0, &hash) != BF_OK)
+    int type = sqlite3_value_type(argv[0]);
+    if (bf_hash_typed(ctx, argv[0], type, 0, &hash) != BF_OK)
         return;
     agg_build *st = sqlite3_aggregate_context(ctx, sizeof *st);
     if (st == NULL) {
@@ -42,6 +44,7 @@ void bf_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         bf_core_error(ctx, fn, &err);
         return;
     }
+    st->kinds |= bf_kind_of(type);
     if (bloom_builder_add_hash_inline(st->builder, hash, &err) != BLOOM_OK)
         bf_core_error(ctx, fn, &err);
 }
@@ -60,6 +63,7 @@ void bf_agg_final(sqlite3_context *ctx)
     /* no cancel hook: SQLite 3.40 has no sqlite3_is_interrupted; the limit
      * bounds the work, and an interrupt stops the statement between rows */
     bloom_builder_set_host(b, bf_max_filter_bytes(ctx), NULL, NULL);
+    bloom_builder_add_kind(b, st->kinds, 0);
     if (bloom_builder_result_size(b, &size, &err) != BLOOM_OK) {
         bf_core_error(ctx, fn, &err);
     } else {
@@ -88,6 +92,7 @@ typedef struct agg_filter {
     size_t size;
     bloom_filter view;
     bloom_pending *pending; /* hashes not yet inserted (large fixed-size filters) */
+    unsigned kinds;         /* BLOOM_KIND_* of the values added (bloom_agg), stored at the end */
 } agg_filter;
 
 static agg_filter *filter_state(sqlite3_context *ctx)
@@ -150,8 +155,10 @@ void bf_agg_fixed_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     if (st->buf == NULL && fixed_init(ctx, argv, st) != BF_OK)
         return;
     uint64_t hash;
-    if (bf_hash_value(ctx, argv[0], 0, &hash) != BF_OK)
+    int type = sqlite3_value_type(argv[0]);
+    if (bf_hash_typed(ctx, argv[0], type, 0, &hash) != BF_OK)
         return;
+    st->kinds |= bf_kind_of(type);
     if (st->pending == NULL) {
         bloom_add_hash(&st->view, hash);
         return;
@@ -180,6 +187,12 @@ static void filter_final(sqlite3_context *ctx)
 
 void bf_agg_fixed_final(sqlite3_context *ctx)
 {
+    agg_filter *st = sqlite3_aggregate_context(ctx, 0);
+    if (st != NULL && st->buf != NULL) {
+        /* the filter started empty: its kinds are its values' */
+        bloom_kinds kinds = {(uint8_t)st->kinds, 0};
+        bloom_kinds_store(&st->view, kinds);
+    }
     filter_final(ctx);
 }
 

@@ -54,10 +54,19 @@ static int open_elements(sqlite3_context *ctx, sqlite3_value *v, const char *fn,
     return BF_OK;
 }
 
-/* The next element's hash: BF_OK, BF_NULL for a JSON null, BF_ERROR with
- * the error set; *done at the end of the array. */
-static int next_element(sqlite3_context *ctx, sqlite3_stmt *stmt, const char *fn, uint64_t seed,
-                        uint64_t *hash, int *done)
+/* An element of the array, in the statement's current row: its SQL type
+ * (SQLITE_INTEGER, SQLITE_FLOAT or SQLITE_TEXT) and, for text, its UTF-8
+ * bytes (the length from SQLite: text may hold NULs). */
+typedef struct element {
+    int type;
+    const unsigned char *text;
+    int len;
+} element;
+
+/* The next element: BF_OK, BF_NULL for a JSON null, BF_ERROR with the
+ * error set; *done at the end of the array. */
+static int next_element(sqlite3_context *ctx, sqlite3_stmt *stmt, const char *fn, element *el,
+                        int *done)
 {
     *done = 0;
     int rc = sqlite3_step(stmt);
@@ -85,14 +94,12 @@ static int next_element(sqlite3_context *ctx, sqlite3_stmt *stmt, const char *fn
         *done = 1;
         return BF_OK;
     }
-    switch (sqlite3_column_type(stmt, COL_VALUE)) {
+    el->type = sqlite3_column_type(stmt, COL_VALUE);
+    switch (el->type) {
     case SQLITE_NULL:
         return BF_NULL;
     case SQLITE_INTEGER:
-        *hash = bloom_hash_int64(sqlite3_column_int64(stmt, COL_VALUE), seed);
-        return BF_OK;
     case SQLITE_FLOAT:
-        *hash = bloom_hash_double(sqlite3_column_double(stmt, COL_VALUE), seed);
         return BF_OK;
     }
     if (strcmp((const char *)type, "text") != 0) {
@@ -100,14 +107,24 @@ static int next_element(sqlite3_context *ctx, sqlite3_stmt *stmt, const char *fn
                  (long long)sqlite3_column_int64(stmt, COL_KEY), (const char *)type);
         return BF_ERROR;
     }
-    /* text: its UTF-8 bytes, the length from SQLite (text may hold NULs) */
-    const unsigned char *p = sqlite3_column_text(stmt, COL_VALUE);
-    if (p == NULL) {
+    el->type = SQLITE_TEXT;
+    el->text = sqlite3_column_text(stmt, COL_VALUE);
+    if (el->text == NULL) {
         sqlite3_result_error_nomem(ctx);
         return BF_ERROR;
     }
-    *hash = bloom_hash_bytes(p, (size_t)sqlite3_column_bytes(stmt, COL_VALUE), seed);
+    el->len = sqlite3_column_bytes(stmt, COL_VALUE);
     return BF_OK;
+}
+
+/* The element's canonical hash, as bloom_add hashes the value alone. */
+static uint64_t element_hash(sqlite3_stmt *stmt, const element *el, uint64_t seed)
+{
+    if (el->type == SQLITE_INTEGER)
+        return bloom_hash_int64(sqlite3_column_int64(stmt, COL_VALUE), seed);
+    if (el->type == SQLITE_FLOAT)
+        return bloom_hash_double(sqlite3_column_double(stmt, COL_VALUE), seed);
+    return bloom_hash_bytes(el->text, (size_t)el->len, seed);
 }
 
 void bf_add_all(sqlite3_context *ctx, int argc, sqlite3_value **argv)
@@ -129,14 +146,18 @@ void bf_add_all(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     }
     /* a NULL array adds nothing, as bloom_add(f, NULL) */
     for (int done = rc == BF_NULL; !done;) {
-        uint64_t hash;
-        rc = next_element(ctx, stmt, fn, out.seed, &hash, &done);
-        bloom_error err;
-        if (rc == BF_OK && !done &&
-            bloom_insert(&bf_sqlite_allocator, bf_max_filter_bytes(ctx), &buf, &size, &out, &hash,
-                         1, &err) != BLOOM_OK) {
-            bf_core_error(ctx, fn, &err); /* a scalable filter that cannot grow */
-            rc = BF_ERROR;
+        element el;
+        rc = next_element(ctx, stmt, fn, &el, &done);
+        if (rc == BF_OK && !done) {
+            uint64_t hash = element_hash(stmt, &el, out.seed);
+            bloom_error err;
+            /* before the insert: a filter's kinds count its bits as they were */
+            bloom_kinds_record(&out, bf_kind_of(el.type), 0);
+            if (bloom_insert(&bf_sqlite_allocator, bf_max_filter_bytes(ctx), &buf, &size, &out,
+                             &hash, 1, &err) != BLOOM_OK) {
+                bf_core_error(ctx, fn, &err); /* a scalable filter that cannot grow */
+                rc = BF_ERROR;
+            }
         }
         if (rc == BF_ERROR) {
             sqlite3_finalize(stmt);
@@ -165,9 +186,21 @@ static void contains_many(sqlite3_context *ctx, sqlite3_value **argv, const char
         return; /* a NULL array: NULL */
     int saw_null = 0;
     for (;;) {
-        uint64_t hash;
-        int done;
-        int rc = next_element(ctx, stmt, fn, f->seed, &hash, &done);
+        element el;
+        int done, member = 0;
+        int rc = next_element(ctx, stmt, fn, &el, &done);
+        if (rc == BF_OK && !done) {
+            if (el.type == SQLITE_TEXT && f->kinds.mask != 0) {
+                /* text read as each kind the filter holds (text_probe.c) */
+                bf_text_probe t;
+                bf_text_probe_init(&t, sqlite3_column_value(stmt, COL_VALUE), el.text, el.len);
+                member = bf_text_probe_contains(ctx, fn, &t, f);
+                if (member == BF_ERROR)
+                    rc = BF_ERROR;
+            } else {
+                member = bloom_contains_hash(f, element_hash(stmt, &el, f->seed));
+            }
+        }
         if (rc == BF_ERROR) {
             sqlite3_finalize(stmt);
             return;
@@ -176,7 +209,7 @@ static void contains_many(sqlite3_context *ctx, sqlite3_value **argv, const char
             break;
         if (rc == BF_NULL)
             saw_null = 1;
-        else if (bloom_contains_hash(f, hash) != want_all) {
+        else if (member != want_all) {
             sqlite3_finalize(stmt);
             sqlite3_result_int(ctx, !want_all);
             return;

@@ -625,17 +625,28 @@ static int query(bs_index *ix, bf_stored_probe *probe, sqlite3_int64 **out, int 
         (rc = bs_config_count(ix, "aside", &want_aside)) != SQLITE_OK)
         return rc;
     for (int gi = 0; gi < ngroups && rc == SQLITE_OK; gi++) {
-        uint64_t pos[BLOOM_MAX_NHASHES];
-        int m = 0;
-        if (probe != NULL) {
-            int n = (int)bloom_probe_bits(&groups[gi].geo,
-                                          bf_stored_probe_hash(probe, groups[gi].geo.seed), pos);
-            qsort(pos, (size_t)n, sizeof pos[0], compare_positions);
-            for (int i = 0; i < n; i++)
-                if (m == 0 || pos[m - 1] != pos[i])
-                    pos[m++] = pos[i];
+        /* every reading of the value (a text's as text and as a number):
+         * the slices do not say which kinds a row's filter holds, its
+         * recheck does; no probe: every row of the group */
+        uint64_t hashes[2];
+        unsigned nhashes = 1;
+        if (probe != NULL && bf_stored_probe_hashes(probe, BLOOM_KIND_TEXT | BLOOM_KIND_NUMBER,
+                                                    groups[gi].geo.seed, hashes, &nhashes) != SQLITE_OK) {
+            rc = bs_fail(ix, SQLITE_NOMEM, "out of memory");
+            break;
         }
-        rc = group_candidates(ix, &groups[gi], pos, m, &cands);
+        for (unsigned h = 0; h < nhashes && rc == SQLITE_OK; h++) {
+            uint64_t pos[BLOOM_MAX_NHASHES];
+            int m = 0;
+            if (probe != NULL) {
+                int n = (int)bloom_probe_bits(&groups[gi].geo, hashes[h], pos);
+                qsort(pos, (size_t)n, sizeof pos[0], compare_positions);
+                for (int i = 0; i < n; i++)
+                    if (m == 0 || pos[m - 1] != pos[i])
+                        pos[m++] = pos[i];
+            }
+            rc = group_candidates(ix, &groups[gi], pos, m, &cands);
+        }
     }
     sqlite3_stmt *st = rc == SQLITE_OK ? bs_stmt(ix, BS_ASIDE_ALL) : NULL;
     if (rc == SQLITE_OK && st == NULL)

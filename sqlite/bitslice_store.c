@@ -793,15 +793,16 @@ static int group_of(bs_index *ix, const bloom_geometry *geo, sqlite3_int64 *gid)
 
 /* The geometry and bits v is indexed with: 0 when v goes aside (not a
  * filter; a layout, hash or version the core does not slice, such as a
- * layout added later: bloom_sliceable is a positive check; or one that
- * cannot be folded usefully). */
+ * layout added later: bloom_sliceable is a positive check; one that
+ * cannot be folded usefully; or one of PostgreSQL-typed values, which
+ * every text probe must reach to be refused: text_probe.c). */
 static int signature_of(bs_index *ix, sqlite3_value *v, bloom_geometry *geo, uint8_t *bits)
 {
     if (sqlite3_value_type(v) != SQLITE_BLOB)
         return 0;
     bloom_filter f;
     if (bloom_parse(sqlite3_value_blob(v), (size_t)sqlite3_value_bytes(v), &f, NULL) != BLOOM_OK ||
-        !bloom_sliceable(&f))
+        !bloom_sliceable(&f) || (f.kinds.mask & BLOOM_KIND_TYPED))
         return 0;
     uint64_t target;
     if (f.nbits <= ix->max_nbits) {

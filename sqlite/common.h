@@ -66,6 +66,46 @@ static inline int bf_hash_value(sqlite3_context *ctx, sqlite3_value *v, uint64_t
     return bf_hash_typed(ctx, v, sqlite3_value_type(v), seed, out);
 }
 
+/* The class of values a value of this SQLite type is (BLOOM_KIND_*), as an
+ * add records it: INTEGER and REAL numbers, TEXT text, BLOB bytes. */
+static inline unsigned bf_kind_of(int type)
+{
+    return type == SQLITE_TEXT ? BLOOM_KIND_TEXT
+           : type == SQLITE_BLOB ? BLOOM_KIND_BYTES
+                                 : BLOOM_KIND_NUMBER;
+}
+
+/* A TEXT probe read as the kinds of values a filter holds (text_probe.c,
+ * docs/HASHING.md "What a text probe checks"): its bytes and, read once
+ * when a filter holds numbers, the number SQLite's comparison with an
+ * INTEGER or REAL column reads it as; their hashes under the last seed. */
+typedef struct bf_text_probe {
+    sqlite3_value *value; /* the caller's, protected or not: read through a copy */
+    const unsigned char *text;
+    int len;
+    int number; /* -1 not read yet, 0 not a number, SQLITE_INTEGER or SQLITE_FLOAT */
+    sqlite3_int64 i;
+    double r;
+    int hashed; /* text_hash (and number_hash, if a number) are under seed */
+    uint64_t seed, text_hash, number_hash;
+} bf_text_probe;
+
+/* value is TEXT; text and len its UTF-8 bytes, which must outlive t. */
+void bf_text_probe_init(bf_text_probe *t, sqlite3_value *value, const unsigned char *text, int len);
+/* The hashes (*n, 0 to 2) to test in a filter whose stored kinds are mask:
+ * the text's when mask is 0 or has TEXT, the number's when mask has NUMBER
+ * and the text reads as one.  SQLITE_NOMEM when the reading fails. */
+int bf_text_probe_hashes(bf_text_probe *t, unsigned mask, uint64_t seed, uint64_t out[2],
+                         unsigned *n);
+/* The error of a text probe that no reading found in a filter of
+ * PostgreSQL-typed values (kinds has TYPED): sqlite3_mprintf'd, no
+ * function name; NULL when out of memory. */
+char *bf_text_probe_refusal(bloom_kinds kinds);
+/* Whether f holds t by the rule: 1 or 0, or BF_ERROR with the error set
+ * (the refusal, or out of memory). */
+int bf_text_probe_contains(sqlite3_context *ctx, const char *fn, bf_text_probe *t,
+                           const bloom_filter *f);
+
 /* A filter argument, validated.  The view points into SQLite's copy of the
  * value: read only.  A filter that is constant for the statement is parsed
  * once and its view cached as auxdata of argument i. */
@@ -202,13 +242,18 @@ typedef struct bf_stored_probe {
     int value_len;
     int have_hash; /* hash is the value's hash under seed */
     uint64_t seed, hash;
+    bf_text_probe text; /* a TEXT value's readings */
 } bf_stored_probe;
 
 /* SQLITE_NOMEM when the value's bytes cannot be had. */
 int bf_stored_probe_init(bf_stored_probe *p, sqlite3 *db, const char *schema, const char *table,
                          const char *column, sqlite3_value *value);
-/* The value's canonical hash under seed (the last seed's is kept). */
-uint64_t bf_stored_probe_hash(bf_stored_probe *p, uint64_t seed);
+/* The hashes (*n, 0 to 2) to test for the value in a filter whose stored
+ * kinds are mask (a TEXT value is read as each kind, text_probe.c; any
+ * other has its one canonical hash), under seed (the last seed's are
+ * kept).  SQLITE_NOMEM when a text's reading fails. */
+int bf_stored_probe_hashes(bf_stored_probe *p, unsigned mask, uint64_t seed, uint64_t out[2],
+                           unsigned *n);
 /* Probe the filter (a blob) of row rowid: *match.  On failure an SQLite
  * code and *msg, "row N: ..." (sqlite3_mprintf'd). */
 int bf_stored_probe_row(bf_stored_probe *p, sqlite3_int64 rowid, int *match, char **msg);

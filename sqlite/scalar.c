@@ -117,6 +117,15 @@ static void result_unchanged(sqlite3_context *ctx, const bloom_filter *f)
                           SQLITE_TRANSIENT);
 }
 
+/* Whether a value of class cls leaves f's stored kinds as they are (text
+ * into a filter that stores none stores none: core/kinds.c). */
+static int kinds_hold(const bloom_filter *f, unsigned cls)
+{
+    if (cls == BLOOM_KIND_TEXT && f->kinds.mask == 0)
+        return 1;
+    return (f->kinds.mask & cls) != 0;
+}
+
 void bf_add(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     static const char fn[] = "bloom_add";
@@ -125,10 +134,12 @@ void bf_add(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     uint64_t hash;
     if (bf_filter_arg(ctx, argv, 0, fn, &f) != BF_OK)
         return;
-    int rc = bf_hash_value(ctx, argv[1], f.seed, &hash);
+    int type = sqlite3_value_type(argv[1]);
+    int rc = bf_hash_typed(ctx, argv[1], type, f.seed, &hash);
     if (rc == BF_ERROR)
         return;
-    if (rc == BF_NULL || bloom_add_is_noop(&f, hash)) {
+    unsigned cls = bf_kind_of(type);
+    if (rc == BF_NULL || (bloom_add_is_noop(&f, hash) && kinds_hold(&f, cls))) {
         result_unchanged(ctx, &f); /* nothing to set */
         return;
     }
@@ -136,6 +147,8 @@ void bf_add(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     void *buf = bf_copy_filter(ctx, fn, &f, &out, &size);
     if (buf == NULL)
         return;
+    /* before the insert: a filter's kinds count its bits as they were */
+    bloom_kinds_record(&out, cls, 0);
     /* a scalable filter may grow a stage: a new buffer */
     bloom_error err;
     if (bloom_insert(&bf_sqlite_allocator, bf_max_filter_bytes(ctx), &buf, &size, &out, &hash, 1,
@@ -219,6 +232,20 @@ void bf_contains(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         if (bf_filter_arg(ctx, argv, 0, fn, &parsed) != BF_OK)
             return;
         f = &parsed;
+    }
+    if (type == SQLITE_TEXT && f->kinds.mask != 0) {
+        /* a filter that records its kinds: the text read as each of them */
+        const unsigned char *text = sqlite3_value_text(argv[1]);
+        if (text == NULL) {
+            sqlite3_result_error_nomem(ctx);
+            return;
+        }
+        bf_text_probe t;
+        bf_text_probe_init(&t, argv[1], text, sqlite3_value_bytes(argv[1]));
+        int member = bf_text_probe_contains(ctx, fn, &t, f);
+        if (member != BF_ERROR)
+            sqlite3_result_int(ctx, member);
+        return;
     }
     if (bf_hash_typed(ctx, argv[1], type, f->seed, &hash) != BF_OK)
         return;

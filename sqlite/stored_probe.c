@@ -33,30 +33,35 @@ int bf_stored_probe_init(bf_stored_probe *p, sqlite3 *db, const char *schema, co
         if (p->value_bytes == NULL && p->value_len > 0)
             return SQLITE_NOMEM;
     }
+    if (p->value_type == SQLITE_TEXT)
+        bf_text_probe_init(&p->text, value, p->value_bytes, p->value_len);
     return SQLITE_OK;
 }
 
-uint64_t bf_stored_probe_hash(bf_stored_probe *p, uint64_t seed)
+int bf_stored_probe_hashes(bf_stored_probe *p, unsigned mask, uint64_t seed, uint64_t out[2],
+                           unsigned *n)
 {
-    if (p->have_hash && p->seed == seed)
-        return p->hash;
-    uint64_t h;
-    if (p->value_type == SQLITE_INTEGER)
-        h = bloom_hash_int64(sqlite3_value_int64(p->value), seed);
-    else if (p->value_type == SQLITE_FLOAT)
-        h = bloom_hash_double(sqlite3_value_double(p->value), seed);
-    else
-        h = bloom_hash_bytes(p->value_bytes, (size_t)p->value_len, seed);
-    p->have_hash = 1;
-    p->seed = seed;
-    p->hash = h;
-    return h;
+    if (p->value_type == SQLITE_TEXT)
+        return bf_text_probe_hashes(&p->text, mask, seed, out, n);
+    if (!p->have_hash || p->seed != seed) {
+        if (p->value_type == SQLITE_INTEGER)
+            p->hash = bloom_hash_int64(sqlite3_value_int64(p->value), seed);
+        else if (p->value_type == SQLITE_FLOAT)
+            p->hash = bloom_hash_double(sqlite3_value_double(p->value), seed);
+        else
+            p->hash = bloom_hash_bytes(p->value_bytes, (size_t)p->value_len, seed);
+        p->have_hash = 1;
+        p->seed = seed;
+    }
+    out[0] = p->hash;
+    *n = 1;
+    return SQLITE_OK;
 }
 
 /* A filter without a probe plan (scalable) is read whole and validated
  * whole, as bloom_contains reads it. */
-static int probe_whole(bf_stored_probe *p, sqlite3_int64 rowid, int len, uint64_t hash,
-                       int *match, char **msg)
+static int probe_whole(bf_stored_probe *p, sqlite3_int64 rowid, int len, const uint64_t *hashes,
+                       unsigned nhashes, int *match, char **msg)
 {
     uint8_t *buf = sqlite3_malloc64((sqlite3_uint64)len);
     if (buf == NULL)
@@ -75,8 +80,37 @@ static int probe_whole(bf_stored_probe *p, sqlite3_int64 rowid, int len, uint64_
                                err.message);
         return SQLITE_ERROR;
     }
-    *match = bloom_contains_hash(&f, hash);
+    for (unsigned i = 0; i < nhashes && !*match; i++)
+        *match = bloom_contains_hash(&f, hashes[i]);
     sqlite3_free(buf);
+    return SQLITE_OK;
+}
+
+/* The probe of one hash in the bytes its plan names. */
+static int probe_planned(bf_stored_probe *p, sqlite3_int64 rowid, const bloom_filter *f,
+                         uint64_t hash, const bloom_probe_plan *plan, int *match, char **msg)
+{
+    /* In ascending order: SQLite walks a value's overflow pages forward and
+     * remembers where it has been, so one walk serves every range. */
+    unsigned order[BLOOM_MAX_NHASHES];
+    for (unsigned i = 0; i < plan->count; i++) {
+        unsigned j = i;
+        for (; j > 0 && plan->offset[order[j - 1]] > plan->offset[i]; j--)
+            order[j] = order[j - 1];
+        order[j] = i;
+    }
+    uint8_t bytes[BLOOM_MAX_NHASHES * (BLOOM_BLOCK_BITS / 8)];
+    for (unsigned n = 0; n < plan->count; n++) {
+        unsigned i = order[n];
+        /* offsets are below nbytes, which bloom_parse_header checked against len */
+        int rc = sqlite3_blob_read(p->blob, bytes + (size_t)i * plan->length, (int)plan->length,
+                                   BLOOM_HEADER_SIZE + (int)plan->offset[i]);
+        if (rc != SQLITE_OK) {
+            *msg = sqlite3_mprintf("row %lld: %s", (long long)rowid, sqlite3_errmsg(p->db));
+            return rc;
+        }
+    }
+    *match = bloom_probe_plan_test(f, hash, plan, bytes);
     return SQLITE_OK;
 }
 
@@ -112,33 +146,32 @@ int bf_stored_probe_row(bf_stored_probe *p, sqlite3_int64 rowid, int *match, cha
         return SQLITE_ERROR;
     }
     f.bits = NULL; /* only the header was read */
-    uint64_t hash = bf_stored_probe_hash(p, f.seed);
-    bloom_probe_plan plan;
-    bloom_probe_plan_for(&f, hash, &plan);
-    if (plan.count == 0) /* a scalable filter: its stages are known from its bytes */
-        return probe_whole(p, rowid, len, hash, match, msg);
-    /* In ascending order: SQLite walks a value's overflow pages forward and
-     * remembers where it has been, so one walk serves every range. */
-    unsigned order[BLOOM_MAX_NHASHES];
-    for (unsigned i = 0; i < plan.count; i++) {
-        unsigned j = i;
-        for (; j > 0 && plan.offset[order[j - 1]] > plan.offset[i]; j--)
-            order[j] = order[j - 1];
-        order[j] = i;
-    }
-    uint8_t bytes[BLOOM_MAX_NHASHES * (BLOOM_BLOCK_BITS / 8)];
-    for (unsigned n = 0; n < plan.count; n++) {
-        unsigned i = order[n];
-        /* offsets are below nbytes, which bloom_parse_header checked against len */
-        rc = sqlite3_blob_read(p->blob, bytes + (size_t)i * plan.length, (int)plan.length,
-                               BLOOM_HEADER_SIZE + (int)plan.offset[i]);
-        if (rc != SQLITE_OK) {
-            *msg = sqlite3_mprintf("row %lld: %s", (long long)rowid, sqlite3_errmsg(p->db));
-            return rc;
+    uint64_t hashes[2];
+    unsigned nhashes;
+    if (bf_stored_probe_hashes(p, f.kinds.mask, f.seed, hashes, &nhashes) != SQLITE_OK)
+        return SQLITE_NOMEM;
+    for (unsigned h = 0; h < nhashes && !*match; h++) {
+        bloom_probe_plan plan;
+        bloom_probe_plan_for(&f, hashes[h], &plan);
+        if (plan.count == 0) { /* a scalable filter: its stages are known from its bytes */
+            rc = probe_whole(p, rowid, len, hashes, nhashes, match, msg);
+            break;
         }
+        rc = probe_planned(p, rowid, &f, hashes[h], &plan, match, msg);
+        if (rc != SQLITE_OK)
+            return rc;
     }
-    *match = bloom_probe_plan_test(&f, hash, &plan, bytes);
-    return SQLITE_OK;
+    if (rc == SQLITE_OK && !*match && p->value_type == SQLITE_TEXT &&
+        (f.kinds.mask & BLOOM_KIND_TYPED)) {
+        /* text that no reading found among PostgreSQL-typed values: unknown, not absent */
+        char *refusal = bf_text_probe_refusal(f.kinds);
+        if (refusal == NULL)
+            return SQLITE_NOMEM;
+        *msg = sqlite3_mprintf("row %lld: %s", (long long)rowid, refusal);
+        sqlite3_free(refusal);
+        return *msg ? SQLITE_ERROR : SQLITE_NOMEM;
+    }
+    return rc;
 }
 
 void bf_stored_probe_close(bf_stored_probe *p)

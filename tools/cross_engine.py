@@ -8,6 +8,7 @@ Run with a throwaway server's PG* variables (tools/suites/40-cross.sh does it):
 Prints one line per check and "cross: N passed, M failed".
 """
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -196,6 +197,38 @@ a = pg("SELECT bloom_contains_all(bloom_add_all(bloom_empty(1000), ARRAY[1, 2]),
 b = db.execute("SELECT bloom_contains_all(bloom_add_all(bloom_empty(1000), '[1, 2]'), '[2.0, 1]')"
                " || bloom_contains_any(bloom_add_all(bloom_empty(1000), '[1, 2]'), '[3, 4]')").fetchone()[0]
 check('bloom_contains_all/any answer alike', a == 'truefalse' and b == '10', f'{a} vs {b}')
+
+# 6. Text probes (docs/HASHING.md "What a text probe checks"): a filter of
+# numbers from either engine finds a member written as text in both, in the
+# forms both engines read as that number; a filter of PostgreSQL dates finds
+# a date's text in PostgreSQL, and SQLite refuses it rather than answer 0.
+TEXT_FORMS = ("{}", " {} ", "{}.0", "{}e0", "+{}", "00{}")
+text_members = {form.format(v) for v in (1, 4, 9997, 19999) for form in TEXT_FORMS}
+texts = sorted(text_members) + ['abc', '4abc', '2', '']
+TEXT_VALUES = ', '.join("('{}')".format(t) for t in texts)
+for origin in ('PostgreSQL', 'SQLite'):
+    hex_filter = filters['bloom_agg over int8'][0 if origin == 'PostgreSQL' else 1]
+    # bracketed: the helper strips the output's outer spaces
+    found_pg = pg(f"SELECT string_agg('[' || v || ']', '') FROM (VALUES {TEXT_VALUES}) AS p(v) "
+                  f"WHERE bloom_contains(decode('{hex_filter}', 'hex')::bloom, v)")
+    found_pg = set(re.findall(r'\[([^]]*)\]', found_pg))
+    found_lite = {r[0] for r in db.execute(f"SELECT column1 FROM (VALUES {TEXT_VALUES}) "
+                                           f"WHERE bloom_contains(X'{hex_filter}', column1)")}
+    check(f'{origin} filter of numbers: text probes find the members, the same in both engines',
+          found_pg == found_lite and text_members <= found_lite,
+          f'PostgreSQL {sorted(found_pg)}, SQLite {sorted(found_lite)}')
+date_hex = pg("SELECT encode(bloom_agg(d)::bytea, 'hex') FROM "
+              "(SELECT date '2026-10-25' + i AS d FROM generate_series(0, 99) AS i) AS days")
+check('PostgreSQL filter of dates finds a date written as text',
+      pg(f"SELECT bloom_contains(decode('{date_hex}', 'hex')::bloom, '2026-10-25')::text") == 'true')
+check('SQLite finds the date by its canonical bytes',
+      db.execute(f"SELECT bloom_contains(X'{date_hex}', X'00002642')").fetchone()[0] == 1)
+try:
+    refused = db.execute(f"SELECT bloom_contains(X'{date_hex}', '2026-10-25')").fetchone()
+except Exception as e:  # sqlite3.OperationalError
+    refused = str(e)
+check('SQLite refuses a text probe of PostgreSQL dates', 'cannot read a text probe' in str(refused),
+      repr(refused))
 
 pg('DROP TABLE cross_data; DROP FUNCTION cross_hex(bloom)')
 sys.exit(check.finish())

@@ -112,8 +112,24 @@ def positions(layout, nbits, k, h):
             yield block * 256 + 32 * i + bit
 
 
-def header(layout, k, seed, nbits) -> bytes:
-    return b'BLOM' + bytes([1, layout, 1, k]) + b'\0' * 8 + struct.pack('<QQ', seed, nbits)
+NUMBER, TEXT, BYTES = 0x01, 0x02, 0x04
+
+
+def kinds(values) -> int:
+    """Header byte 10: the classes of the values added (numbers, text,
+    bytes); text alone is stored as 0, as before 1.2."""
+    mask = 0
+    for v in values:
+        mask |= (NUMBER if isinstance(v, (bool, int, float)) else
+                 TEXT if isinstance(v, str) else BYTES)
+    return 0 if mask == TEXT else mask
+
+
+def header(layout, k, seed, nbits, values=()) -> bytes:
+    """Bytes 10..15: the kinds, a zero byte, the type OID (0: no TYPED
+    value here)."""
+    return (b'BLOM' + bytes([1, layout, 1, k]) + b'\0' * 2 + bytes([kinds(values)]) + b'\0' * 5 +
+            struct.pack('<QQ', seed, nbits))
 
 
 def bit_array(layout, nbits, k, seed, values) -> bytearray:
@@ -145,8 +161,8 @@ def counters(nbits, k, seed, values, removed=()) -> bytes:
 
 def build(layout, nbits, k, seed, values, removed=()) -> bytes:
     if layout == 2:
-        return header(2, k, seed, nbits) + counters(nbits, k, seed, values, removed)
-    return header(layout, k, seed, nbits) + bytes(bit_array(layout, nbits, k, seed, values))
+        return header(2, k, seed, nbits, values) + counters(nbits, k, seed, values, removed)
+    return header(layout, k, seed, nbits, values) + bytes(bit_array(layout, nbits, k, seed, values))
 
 
 # ---- layout 3: scalable ----
@@ -170,11 +186,12 @@ def stage_fpr(fpr, i):
     return p
 
 
-def stack(seed, stages, fpr=0.0, ratio=0.0, growth=0) -> bytes:
+def stack(seed, stages, fpr=0.0, ratio=0.0, growth=0, values=()) -> bytes:
     """The bytes of a scalable filter: header (nhashes the largest of the
-    stages', nbits their sum), stack header, stage records, bit arrays.
-    stages: dicts of nbits, layout, k, capacity, count, bits."""
-    out = header(3, max(s['k'] for s in stages), seed, sum(s['nbits'] for s in stages))
+    stages', nbits their sum, the kinds of all values), stack header, stage
+    records, bit arrays.  stages: dicts of nbits, layout, k, capacity,
+    count, bits."""
+    out = header(3, max(s['k'] for s in stages), seed, sum(s['nbits'] for s in stages), values)
     out += struct.pack('<dd', fpr, ratio) + bytes([growth, len(stages)]) + b'\0' * 14
     for s in stages:
         out += struct.pack('<QBB6xQQ', s['nbits'], s['layout'], s['k'], s['capacity'], s['count'])
@@ -207,7 +224,7 @@ def scalable(capacity, fpr, seed, values) -> bytes:
         for p in positions(0, last['nbits'], last['k'], h):
             last['bits'][p >> 3] |= 1 << (p & 7)
         last['count'] += 1
-    return stack(seed, stages, fpr, RATIO, GROWTH)
+    return stack(seed, stages, fpr, RATIO, GROWTH, values)
 
 
 def union_of_classes(layout, k, seed, members) -> bytes:
@@ -217,7 +234,7 @@ def union_of_classes(layout, k, seed, members) -> bytes:
     stages = [dict(nbits=m, layout=layout, k=k, capacity=0, count=0,
                    bits=bit_array(layout, m, k, seed, [v for n, vs in members if n == m for v in vs]))
               for m in sizes]
-    return stack(seed, stages)
+    return stack(seed, stages, values=[v for _, vs in members for v in vs])
 
 
 VECTORS = [
@@ -253,7 +270,7 @@ def c_value(v):
         return "{'d', 0, %r, NULL, 0}" % v
     b = canonical(v)
     lit = ''.join(f'\\x{c:02x}' for c in b)
-    return "{'b', 0, 0, \"%s\", %d}" % (lit, len(b))
+    return "{'%s', 0, 0, \"%s\", %d}" % ('s' if isinstance(v, str) else 'b', lit, len(b))
 
 
 def main():

@@ -9,7 +9,7 @@
 #include <string.h>
 
 typedef struct golden_value {
-    char kind; /* 'i' int64, 'd' double, 'b' bytes */
+    char kind; /* 'i' int64, 'd' double, 's' text, 'b' bytes */
     int64_t i;
     double d;
     const char *bytes;
@@ -84,14 +84,30 @@ static uint64_t hash_of(const golden_value *v, uint64_t seed)
     }
 }
 
+/* The class bloom_add records for the value (header byte 10). */
+static unsigned class_of(const golden_value *v)
+{
+    switch (v->kind) {
+    case 'i':
+    case 'd':
+        return BLOOM_KIND_NUMBER;
+    case 's':
+        return BLOOM_KIND_TEXT;
+    default:
+        return BLOOM_KIND_BYTES;
+    }
+}
+
 static void test_golden_vectors(void)
 {
     for (size_t g = 0; g < sizeof vectors / sizeof vectors[0]; g++) {
         const golden_vector *v = &vectors[g];
         bloom_filter f, back;
         uint8_t *buf = new_filter(v->layout, v->nbits, v->nhashes, v->seed, &f);
-        for (size_t i = 0; i < v->nvalues; i++)
+        for (size_t i = 0; i < v->nvalues; i++) {
+            bloom_kinds_record(&f, class_of(&v->values[i]), 0);
             bloom_add_hash(&f, hash_of(&v->values[i], v->seed));
+        }
         size_t len = bloom_layout_size(v->layout, v->nbits);
         same_hex(buf, len, v->hex, v->name);
         CHECK(bloom_parse(buf, len, &back, NULL) == BLOOM_OK);
@@ -115,6 +131,7 @@ static void test_golden_scalable(void)
                                &f, &err) == BLOOM_OK);
         for (int64_t i = 1; i <= v->count; i++) {
             uint64_t h = bloom_hash_int64(i, v->seed);
+            bloom_kinds_record(&f, BLOOM_KIND_NUMBER, 0);
             CHECK(bloom_insert(&malloc_allocator, 0, &buf, &len, &f, &h, 1, &err) == BLOOM_OK);
         }
         same_hex(buf, len, v->hex, v->name);
@@ -130,6 +147,7 @@ static void test_golden_scalable(void)
         for (size_t m = 0; m < v->nmembers; m++) {
             bloom_filter f;
             uint8_t *buf = new_filter(v->layout, v->members[m].nbits, v->nhashes, v->seed, &f);
+            bloom_kinds_record(&f, BLOOM_KIND_NUMBER, 0);
             for (int64_t i = v->members[m].first; i <= v->members[m].last; i++)
                 bloom_add_hash(&f, bloom_hash_int64(i, v->seed));
             if (abuf == NULL) {

@@ -108,7 +108,8 @@ int main(int argc, char **argv)
                   {order_tests, order_tests_count},
                   {params_tests, params_tests_count},
                   {variant_tests, variant_tests_count},
-                  {slices_tests, slices_tests_count}};
+                  {slices_tests, slices_tests_count},
+                  {kinds_tests, kinds_tests_count}};
     int passed = 0, failed = 0;
     for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
         for (size_t i = 0; i < groups[g].count; i++) {

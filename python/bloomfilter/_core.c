@@ -39,7 +39,8 @@ BFPY_EXPORT uint64_t bfpy_hash_int64(int64_t value, uint64_t seed);
 BFPY_EXPORT uint64_t bfpy_hash_double(double value, uint64_t seed);
 BFPY_EXPORT uint64_t bfpy_hash_bytes(const void *data, size_t len, uint64_t seed);
 BFPY_EXPORT int bfpy_insert(uint8_t *buf, size_t len, const uint64_t *hashes, size_t n,
-                            uint8_t **out, size_t *outlen, char *msg);
+                            unsigned kinds, uint32_t type_oid, uint8_t **out, size_t *outlen,
+                            char *msg);
 BFPY_EXPORT int bfpy_remove(uint8_t *buf, size_t len, uint64_t hash, char *msg);
 BFPY_EXPORT int bfpy_to_classic_size(const uint8_t *buf, size_t len, size_t *size, char *msg);
 BFPY_EXPORT int bfpy_to_classic(const uint8_t *buf, size_t len, uint8_t *out, size_t outlen,
@@ -57,7 +58,8 @@ BFPY_EXPORT double bfpy_cardinality(const uint8_t *buf, size_t len);
 BFPY_EXPORT double bfpy_fpr(const uint8_t *buf, size_t len);
 BFPY_EXPORT uint64_t bfpy_popcount(const uint8_t *buf, size_t len);
 BFPY_EXPORT int bfpy_build(int layout, double fpr, uint64_t seed, const uint64_t *hashes, size_t n,
-                           uint8_t **out, size_t *outlen, char *msg);
+                           unsigned kinds, uint32_t type_oid, uint8_t **out, size_t *outlen,
+                           char *msg);
 BFPY_EXPORT void bfpy_free(void *p);
 
 static int fail(const bloom_error *err, char *msg)
@@ -186,16 +188,32 @@ static void heap_release(void *ctx, void *ptr)
 
 static const bloom_allocator heap = {heap_alloc, heap_release, NULL};
 
+/* The classes of a batch of values (BLOOM_KIND_* bits; type_oid for
+ * TYPED) recorded in f, before their hashes go in: the kinds a filter
+ * already has count its bits as they were (core/kinds.c). */
+static void record_kinds(bloom_filter *f, unsigned kinds, uint32_t type_oid)
+{
+    if (kinds == 0 || (kinds == BLOOM_KIND_TEXT && f->kinds.mask == 0))
+        return; /* text alone into a filter that stores none stores none */
+    bloom_kinds k = bloom_kinds_effective(f);
+    for (unsigned cls = 1; cls <= BLOOM_KINDS_KNOWN; cls <<= 1)
+        if (kinds & cls)
+            bloom_kinds_add(&k, cls, cls == BLOOM_KIND_TYPED ? type_oid : 0);
+    bloom_kinds_store(f, k);
+}
+
 /* bloom_add_all: in place, *out NULL; a scalable filter works on a malloc'd
  * copy, which may grow, returned in *out (bfpy_free) even on an error,
- * holding the values before the failing one. */
-int bfpy_insert(uint8_t *buf, size_t len, const uint64_t *hashes, size_t n, uint8_t **out,
-                size_t *outlen, char *msg)
+ * holding the values before the failing one.  kinds, type_oid: the
+ * values' classes (record_kinds). */
+int bfpy_insert(uint8_t *buf, size_t len, const uint64_t *hashes, size_t n, unsigned kinds,
+                uint32_t type_oid, uint8_t **out, size_t *outlen, char *msg)
 {
     bloom_filter f = view(buf, len);
     bloom_error err;
     *out = NULL;
     if (f.layout != BLOOM_LAYOUT_SCALABLE) {
+        record_kinds(&f, kinds, type_oid);
         bloom_add_hashes(&f, hashes, n);
         return BLOOM_OK;
     }
@@ -206,6 +224,7 @@ int bfpy_insert(uint8_t *buf, size_t len, const uint64_t *hashes, size_t n, uint
     }
     memcpy(copy, buf, len);
     f = view(copy, len);
+    record_kinds(&f, kinds, type_oid);
     bloom_status st = bloom_insert(&heap, 0, &copy, &len, &f, hashes, n, &err);
     *out = copy;
     *outlen = len;
@@ -304,9 +323,10 @@ uint64_t bfpy_popcount(const uint8_t *buf, size_t len)
 
 
 /* The self-sizing builder over n hashes, as bloom_agg(x) builds: a filter
- * sized for the distinct hashes at fpr, in *out (malloc; bfpy_free). */
+ * sized for the distinct hashes at fpr, holding values of classes kinds
+ * (type_oid for TYPED), in *out (malloc; bfpy_free). */
 int bfpy_build(int layout, double fpr, uint64_t seed, const uint64_t *hashes, size_t n,
-               uint8_t **out, size_t *outlen, char *msg)
+               unsigned kinds, uint32_t type_oid, uint8_t **out, size_t *outlen, char *msg)
 {
     bloom_builder *b;
     bloom_error err;
@@ -314,6 +334,9 @@ int bfpy_build(int layout, double fpr, uint64_t seed, const uint64_t *hashes, si
     *out = NULL;
     if (bloom_builder_create(&heap, layout, fpr, seed, &b, &err) != BLOOM_OK)
         return fail(&err, msg);
+    for (unsigned cls = 1; cls <= BLOOM_KINDS_KNOWN; cls <<= 1)
+        if (kinds & cls)
+            bloom_builder_add_kind(b, cls, cls == BLOOM_KIND_TYPED ? type_oid : 0);
     bloom_status st = BLOOM_OK;
     for (size_t i = 0; i < n && st == BLOOM_OK; i++)
         st = bloom_builder_add_hash(b, hashes[i], &err);

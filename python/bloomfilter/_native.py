@@ -3,7 +3,8 @@ import ctypes
 import glob
 import os
 
-from ctypes import POINTER, c_char_p, c_double, c_int, c_int64, c_size_t, c_uint, c_uint64, c_void_p
+from ctypes import (POINTER, c_char_p, c_double, c_int, c_int64, c_size_t, c_uint, c_uint32, c_uint64,
+                    c_void_p)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MESSAGE_SIZE = 256  # BLOOM_ERROR_MESSAGE_SIZE
@@ -40,8 +41,8 @@ def _load():
         'bfpy_hash_int64': (c_uint64, [c_int64, c_uint64]),
         'bfpy_hash_double': (c_uint64, [c_double, c_uint64]),
         'bfpy_hash_bytes': (c_uint64, [c_char_p, c_size_t, c_uint64]),
-        'bfpy_insert': (c_int, [c_void_p, c_size_t, POINTER(c_uint64), c_size_t, POINTER(c_void_p),
-                                POINTER(c_size_t), c_char_p]),
+        'bfpy_insert': (c_int, [c_void_p, c_size_t, POINTER(c_uint64), c_size_t, c_uint, c_uint32,
+                                POINTER(c_void_p), POINTER(c_size_t), c_char_p]),
         'bfpy_remove': (c_int, [c_void_p, c_size_t, c_uint64, c_char_p]),
         'bfpy_to_classic_size': (c_int, [c_void_p, c_size_t, POINTER(c_size_t), c_char_p]),
         'bfpy_to_classic': (c_int, [c_void_p, c_size_t, c_void_p, c_size_t, c_char_p]),
@@ -55,7 +56,7 @@ def _load():
         'bfpy_cardinality': (c_double, [c_void_p, c_size_t]),
         'bfpy_fpr': (c_double, [c_void_p, c_size_t]),
         'bfpy_popcount': (c_uint64, [c_void_p, c_size_t]),
-        'bfpy_build': (c_int, [c_int, c_double, c_uint64, POINTER(c_uint64), c_size_t,
+        'bfpy_build': (c_int, [c_int, c_double, c_uint64, POINTER(c_uint64), c_size_t, c_uint, c_uint32,
                                POINTER(c_void_p), POINTER(c_size_t), c_char_p]),
         'bfpy_free': (None, [c_void_p]),
     }

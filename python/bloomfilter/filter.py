@@ -134,10 +134,63 @@ def hash_value(value, seed=0):
     return h - (1 << 64) if h > INT64_MAX else h
 
 
+# The classes of values a filter records (docs/FORMAT.md, header byte 10).
+KIND_NUMBER, KIND_TEXT, KIND_BYTES, KIND_TYPED = 1, 2, 4, 8
+UUID_OID = 2950  # PostgreSQL's uuid: a UUID is hashed as its values are
+
+
+def _kind(value):
+    """The class (KIND_*) of a value _hash took, and its PostgreSQL type's OID
+    when it is a typed value."""
+    if isinstance(value, (int, float, decimal.Decimal)):  # bool included
+        return KIND_NUMBER, 0
+    if isinstance(value, str):
+        return KIND_TEXT, 0
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return KIND_BYTES, 0
+    return KIND_TYPED, UUID_OID
+
+
 def _hashes(values, seed):
-    """A ctypes array of the hashes of the non-None values."""
-    hs = [_hash(v, seed) for v in values if v is not None]
-    return (ctypes.c_uint64 * len(hs))(*hs), len(hs)
+    """A ctypes array of the hashes of the non-None values, their number, and
+    their classes (KIND_* bits) with the OID of their PostgreSQL type."""
+    hs, kinds, oid = [], 0, 0
+    for v in values:
+        if v is None:
+            continue
+        hs.append(_hash(v, seed))
+        kind, type_oid = _kind(v)
+        kinds |= kind
+        oid = oid or type_oid
+    return (ctypes.c_uint64 * len(hs))(*hs), len(hs), kinds, oid
+
+
+# What SQLite's comparison of TEXT with an INTEGER or REAL column reads as a
+# number (numeric affinity): an integer or a decimal, with an optional
+# exponent, in ASCII digits, with spaces (\t \n \v \f \r and ' ') around it.
+_SQLITE_NUMBER = re.compile(r'[\t\n\v\f\r ]*([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?)'
+                            r'[\t\n\v\f\r ]*\Z')
+
+
+def _text_as_number(text):
+    """The number text reads as, as SQLite reads it: an int when it is written
+    as an integer within int64, else a float; None when it is no number."""
+    m = _SQLITE_NUMBER.match(text)
+    if m is None:
+        return None
+    number = m.group(1)
+    if '.' not in number and m.group(2) is None and len(number.lstrip('+-').lstrip('0')) <= 19:
+        value = int(number)
+        if INT64_MIN <= value <= INT64_MAX:
+            return value
+    return float(number)
+
+
+def _typed_refusal(oid):
+    what = f'PostgreSQL type OID {oid}' if oid else 'several or non-built-in PostgreSQL types'
+    return BloomError(1, f'cannot read a text probe as the values of this filter: it holds values '
+                         f'of {what}, which a str is not read as here. Probe with the value itself '
+                         '(a uuid.UUID) or bytes of its canonical form (docs/HASHING.md)')
 
 
 _NOT_HEX = re.compile(r'[^0-9A-Fa-f]')
@@ -237,12 +290,12 @@ class BloomFilter:
         seed 0 by default): sized for the number of distinct values; None
         values are skipped.  Raises BloomError when no value is left (bloom_agg
         gives NULL there)."""
-        hashes, n = _hashes(values, _seed(seed))
+        hashes, n, kinds, oid = _hashes(values, _seed(seed))
         if n == 0:
             raise BloomError(1, 'from_values needs at least one value that is not None')
         out, size = ctypes.c_void_p(), ctypes.c_size_t()
         msg = ctypes.create_string_buffer(MESSAGE_SIZE)
-        _check(lib.bfpy_build(_layout_id(layout), float(fpr), _seed(seed), hashes, n,
+        _check(lib.bfpy_build(_layout_id(layout), float(fpr), _seed(seed), hashes, n, kinds, oid,
                               ctypes.byref(out), ctypes.byref(size), msg), msg)
         try:
             return cls._wrap(ctypes.string_at(out, size.value))
@@ -276,10 +329,10 @@ class BloomFilter:
         """Add every value of an iterable (bloom_add_all); returns self.  A
         scalable filter grows by stages past its capacity (its bytes get
         longer); a counting filter counts every value, repeats too."""
-        hashes, n = _hashes(values, self.seed)
+        hashes, n, kinds, oid = _hashes(values, self.seed)
         out, size = ctypes.c_void_p(), ctypes.c_size_t()
         msg = ctypes.create_string_buffer(MESSAGE_SIZE)
-        code = lib.bfpy_insert(self._buf, len(self._buf), hashes, n, ctypes.byref(out),
+        code = lib.bfpy_insert(self._buf, len(self._buf), hashes, n, kinds, oid, ctypes.byref(out),
                                ctypes.byref(size), msg)
         if out.value:
             try:  # a scalable filter's new bytes, even up to an error
@@ -313,12 +366,37 @@ class BloomFilter:
         return type(self)._wrap(bytes(out))
 
     def _probe(self, values):
+        """Each value's answer: a str probe of a filter that records its
+        kinds is read as each kind it holds (docs/HASHING.md, "What a text
+        probe checks"), a number by SQLite's rule."""
         values = list(values)
-        hashes, n = _hashes(values, self.seed)
+        kinds = self._buf[10]  # validated by the core's parse
+        hashes, spans = [], []
+        for v in values:
+            start = len(hashes)
+            if v is None:
+                spans.append(None)
+                continue
+            if isinstance(v, str) and kinds:
+                if kinds & KIND_TEXT:
+                    hashes.append(_hash(v, self.seed))
+                number = _text_as_number(v) if kinds & KIND_NUMBER else None
+                if number is not None:
+                    hashes.append(_hash(number, self.seed))
+            else:
+                hashes.append(_hash(v, self.seed))
+            spans.append((start, len(hashes)))
+        n = len(hashes)
         out = (ctypes.c_ubyte * max(n, 1))()
-        lib.bfpy_contains_hashes(self._buf, len(self._buf), hashes, n, out)
-        it = iter(out[:n])
-        return [None if v is None else bool(next(it)) for v in values]
+        lib.bfpy_contains_hashes(self._buf, len(self._buf), (ctypes.c_uint64 * max(n, 1))(*hashes), n,
+                                 out)
+        answers = []
+        for v, span in zip(values, spans):
+            found = None if span is None else any(out[span[0]:span[1]])
+            if found is False and isinstance(v, str) and kinds & KIND_TYPED:
+                raise _typed_refusal(int.from_bytes(bytes(self._buf[12:16]), 'little'))
+            answers.append(found)
+        return answers
 
     def contains(self, value):
         """bloom_contains: False if value was surely never added, True if it

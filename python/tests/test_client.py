@@ -6,6 +6,7 @@ import decimal
 import importlib.metadata
 import time
 import unittest
+import uuid
 
 from bloomfilter import BloomError, BloomFilter, hash_value
 
@@ -122,6 +123,123 @@ class TextFormTest(unittest.TestCase):
         f = BloomFilter(10).add(1)
         self.assertEqual(BloomFilter.from_bytes('\\x' + bytes(f).hex()), f)
         self.assertEqual(BloomFilter.from_bytes('\\X' + bytes(f).hex().upper()), f)
+
+
+def kinds(f):
+    """Header bytes 10..15 of a filter: the kinds byte and the type OID."""
+    data = bytes(f)
+    return data[10], int.from_bytes(data[12:16], 'little')
+
+
+def with_kinds(f, mask, oid=0):
+    """f's bytes with other kinds written in, as another engine (or an older
+    version, mask 0) would have stored them."""
+    data = bytearray(bytes(f))
+    data[10], data[11] = mask, 0
+    data[12:16] = oid.to_bytes(4, 'little')
+    return BloomFilter.from_bytes(bytes(data))
+
+
+class KindsTest(unittest.TestCase):
+    """A filter records the kinds of values added (header byte 10: 1 number,
+    2 text beside another kind, 4 bytes, 8 a PostgreSQL type's send form)."""
+
+    def test_add_records_the_kind(self):
+        self.assertEqual(kinds(BloomFilter(100)), (0, 0))
+        for value, mask in ((42, 1), (2.5, 1), (True, 1), (D('10.1'), 1), (2 ** 70, 1),
+                            ('a', 0), (b'a', 4), (bytearray(b'a'), 4)):
+            self.assertEqual(kinds(BloomFilter(100).add(value)), (mask, 0), value)
+        self.assertEqual(kinds(BloomFilter(100).add(None)), (0, 0))
+        self.assertEqual(kinds(BloomFilter(100).update([1, 'a'])), (3, 0))
+        self.assertEqual(kinds(BloomFilter(100).add('a').add(1)), (3, 0))
+        self.assertEqual(kinds(BloomFilter(100).update([1, 'a', b'b'])), (7, 0))
+        # a UUID is PostgreSQL's uuid (OID 2950), hashed as its 16 bytes
+        self.assertEqual(kinds(BloomFilter(100).add(uuid.UUID(int=1))), (8, 2950))
+        self.assertEqual(kinds(BloomFilter.from_values([1, 2, 3])), (1, 0))
+        self.assertEqual(kinds(BloomFilter.from_values(['a', 'b'])), (0, 0))
+        self.assertEqual(kinds(BloomFilter.from_values(['a', 2.5], layout='blocked')), (3, 0))
+
+    def test_every_layout_and_operation_keeps_kinds(self):
+        for layout in ('classic', 'blocked', 'counting', 'scalable'):
+            f = BloomFilter(10, layout=layout).update(range(100 if layout == 'scalable' else 5))
+            self.assertEqual(kinds(f), (1, 0), layout)
+        c = BloomFilter(100, layout='counting').update([1, 'a'])
+        self.assertEqual(kinds(c.remove(1)), (3, 0))
+        self.assertEqual(kinds(c.to_classic()), (3, 0))
+        self.assertEqual(kinds(BloomFilter.with_params(1024, 3).add(1).fold(512)), (1, 0))
+        self.assertEqual(kinds(BloomFilter(100).add(1).copy()), (1, 0))
+        numbers, text, blobs = BloomFilter(100).add(1), BloomFilter(100).add('a'), BloomFilter(100).add(b'a')
+        self.assertEqual(kinds(numbers | text), (3, 0))
+        self.assertEqual(kinds(numbers & blobs), (5, 0))
+        self.assertEqual(kinds(numbers | BloomFilter(100)), (1, 0))
+        # a filter from before 1.2 with bits set counts as text in a union
+        self.assertEqual(kinds(numbers | with_kinds(BloomFilter(100).add(7), 0)), (3, 0))
+        self.assertEqual(kinds(with_kinds(BloomFilter(100).add(7), 0).add(1)), (3, 0))
+
+    def test_kinds_bytes_are_validated(self):
+        f = BloomFilter(100).add(1)
+        for mask, oid in ((0x10, 0), (0x02, 0), (0x01, 1082)):
+            with self.assertRaises(BloomError):
+                with_kinds(f, mask, oid)
+        data = bytearray(bytes(f))
+        data[11] = 1
+        with self.assertRaises(BloomError):
+            BloomFilter.from_bytes(bytes(data))
+
+
+class TextProbeTest(unittest.TestCase):
+    """A str probe of a filter that holds numbers is also read as the number
+    it spells, by SQLite's rule (what an INTEGER or REAL column's comparison
+    with text accepts)."""
+
+    def test_numbers_found_by_their_text(self):
+        f = BloomFilter(1000).update([42, 10.1, 1000, -7, 0.5, 2 ** 63 - 1, 2.0 ** 63])
+        for text in ('42', ' 42', '42 ', '\t42\n', '+42', '0042', '42.0', '4.2e1', '1e3', '1000.0', '10.1',
+                     '10.10', '1.01e1', '-7', '-7.0', '.5', '0.50', '9223372036854775807',
+                     '9223372036854775808', '9.223372036854775808e18'):
+            self.assertIn(text, f)
+            self.assertIs(f.contains(text), True, text)
+        for text in ('42abc', '0x2A', '4 2', '', ' ', '42\x00', '42\xa0', 'inf', 'nan', '43', '10.2', '1e',
+                     'e3', '- 42', '42_0', '\u0664\u0662'):
+            self.assertNotIn(text, f)
+        self.assertIs(f.contains_all(['42', ' 1e3', 10.1]), True)
+        self.assertIs(f.contains_all(['42', '43']), False)
+        self.assertIs(f.contains_any(['43', '10.10']), True)
+        self.assertIs(f.contains_any(['43', None]), None)
+
+    def test_text_read_as_text_too(self):
+        f = BloomFilter(100).update([42, 'abc', ' 7'])
+        self.assertIn('42', f)
+        self.assertIn('abc', f)
+        self.assertIn(' 7', f)
+        self.assertNotIn('7', f)
+        text_only = BloomFilter(100).add('42')
+        self.assertIn('42', text_only)
+        self.assertNotIn(' 42', text_only)
+        self.assertNotIn(42, text_only)  # a number probe is hashed as before
+
+    def test_bytes_are_not_text(self):
+        f = BloomFilter(100).add(b'42')
+        self.assertNotIn('42', f)
+        self.assertIn(b'42', f)
+
+    def test_before_1_2_text_is_text(self):
+        old = with_kinds(BloomFilter(100).add(42), 0)
+        self.assertIn(42, old)
+        self.assertNotIn('42', old)
+
+    def test_postgresql_typed_values_refuse_a_str(self):
+        date = BloomFilter(100).add(b'\x00\x00\x26\x42')
+        typed = with_kinds(date, 8, 1082)
+        self.assertIn(b'\x00\x00\x26\x42', typed)
+        with self.assertRaisesRegex(BloomError, 'cannot read a text probe as the values of this filter'):
+            '2026-10-25' in typed
+        with self.assertRaisesRegex(BloomError, 'cannot read a text probe'):
+            typed.contains_any(['2026-10-25'])
+        mixed = with_kinds(date.copy().add(42), 9, 1082)
+        self.assertIn('42', mixed)  # found as a number: no error
+        with self.assertRaisesRegex(BloomError, 'cannot read a text probe'):
+            '43' in mixed
 
 
 class MetadataTest(unittest.TestCase):

@@ -1,6 +1,7 @@
 """The client filter against SQLite: same hashes, same bytes, load(conn)."""
 import decimal
 import math
+import random
 import sqlite3
 import unittest
 
@@ -143,6 +144,63 @@ class SameAsSQLiteTest(unittest.TestCase):
             BloomFilter(10).add([1])
         with self.assertRaisesRegex(BloomError, 'divisor|divide'):
             BloomFilter.with_params(4096, 5).fold(1000)
+
+
+class TextProbesAsSQLiteTest(unittest.TestCase):
+    """Kinds and text probes: the client's bytes and answers are SQLite's."""
+
+    def setUp(self):
+        self.db = connect()
+
+    def one(self, sql, *args):
+        return self.db.execute(sql, args).fetchone()[0]
+
+    def test_same_bytes_with_kinds(self):
+        for values in ([42, 10.1], ['a', 'b'], [42, 'a'], [b'x'], [1, 'a', b'x', 2.5], [True]):
+            self.db.execute('DROP TABLE IF EXISTS t')
+            self.db.execute('CREATE TABLE t(x)')
+            self.db.executemany('INSERT INTO t VALUES (?)', [(v,) for v in values])
+            self.assertEqual(bytes(BloomFilter.from_values(values)), self.one('SELECT bloom_agg(x) FROM t'),
+                             values)
+            f = BloomFilter(100)
+            sql = self.one('SELECT bloom_empty(100)')
+            for v in values:
+                f.add(v)
+                sql = self.one('SELECT bloom_add(?, ?)', sql, v)
+            self.assertEqual(bytes(f), sql, values)
+
+    def test_text_probes_agree(self):
+        """Python's reading of a str as a number is SQLite's: every probe,
+        written and generated, gets the same answer from both."""
+        f = BloomFilter(10000).update([42, 10.1, 1000, -7, 0.5, 0, 5, 50, 500, 2 ** 63 - 1, 2.0 ** 63,
+                                       1e300, 123456789012, 0.25, 1.5, -0.5])
+        probes = ['42', ' 42', '42 ', '\t42\n\r\f\v', '+42', '0042', '42.0', '4.2e1', '4.2E+1', '420e-1',
+                  '1e3', '1000.0', '10.1', '-7', '.5', '5.', '-.5', '0', '-0', '+0.0', '0e0', '1e300',
+                  '1e400', '-1e400', '9223372036854775807', '9223372036854775808', '-9223372036854775809',
+                  '123456789012', '123456789012.0', '1.23456789012e11', '42abc', '0x2A', 'inf', 'nan',
+                  'Infinity', '', ' ', '.', 'e', '1e', '1e+', '.e1', '42\x00', '42\xa0', '\u0664\u0662',
+                  '4_2', '--42', '+-42', '5..', '0.0.0', '1,5', '42' + ' ' * 100]
+        rng = random.Random(36)
+        for _ in range(3000):
+            probes.append(''.join(rng.choice(' \t+-.eE0123456789') for _ in range(rng.randint(1, 7))))
+        data = bytes(f)
+        for text in probes:
+            self.assertEqual(text in f, bool(self.one('SELECT bloom_contains(?, ?)', data, text)), repr(text))
+
+    def test_bound_text_parameters(self):
+        self.db.execute('CREATE TABLE t(x INTEGER)')
+        self.db.executemany('INSERT INTO t VALUES (?)', [(i,) for i in range(100)])
+        data = self.one('SELECT bloom_agg(x) FROM t')
+        self.assertEqual(self.one('SELECT bloom_contains(?, ?)', data, '42'), 1)
+        self.assertEqual(self.one('SELECT bloom_contains_all(?, ?)', data, '["42", " 7"]'), 1)
+
+    def test_typed_filters_refused_alike(self):
+        data = bytearray(bytes(BloomFilter(100).add(b'\x00\x00\x26\x42')))
+        data[10], data[12:16] = 8, (1082).to_bytes(4, 'little')
+        with self.assertRaisesRegex(sqlite3.OperationalError, 'cannot read a text probe'):
+            self.one('SELECT bloom_contains(?, ?)', bytes(data), '2026-10-25')
+        with self.assertRaisesRegex(BloomError, 'cannot read a text probe'):
+            BloomFilter.from_bytes(bytes(data)).contains('2026-10-25')
 
 
 if __name__ == '__main__':

@@ -101,6 +101,8 @@ int main(void)
         int ok = bloom_builder_create(&alloc, BLOOM_LAYOUT_CLASSIC, 0.01, 0, &b, &berr) == BLOOM_OK;
         for (int64_t v = 1; ok && v <= N; v++)
             ok = bloom_builder_add_hash(b, bloom_hash_int64(v, 0), &berr) == BLOOM_OK;
+        if (ok) /* the values were integers: the filter records numbers */
+            bloom_builder_add_kind(b, BLOOM_KIND_NUMBER, 0);
         size_t size = 0;
         ok = ok && bloom_builder_result_size(b, &size, &berr) == BLOOM_OK;
         unsigned char *want = ok ? malloc(size) : NULL;
