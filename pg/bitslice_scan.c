@@ -433,6 +433,7 @@ bs_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 
 	if (so->empty)
 		return 0;
+	index_count_search_compat(scan);
 	meta = palloc(sizeof(BsMetaData));
 	for (int attempt = 1;; attempt++)
 	{

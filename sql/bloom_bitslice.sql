@@ -362,4 +362,24 @@ SELECT amvalidate(oid) FROM pg_opclass WHERE opcname = 'pg_temp_bad_ops';
 DROP OPERATOR CLASS pg_temp_bad_ops USING bloom_bitslice;
 DROP OPERATOR FAMILY pg_temp_bad_ops USING bloom_bitslice;
 
+-- a bitmap scan of the index is one index search: counted in the index's
+-- statistics (idx_scan) and, from 18, in EXPLAIN ANALYZE's "Index Searches"
+CREATE FUNCTION pg_temp.index_searches(query text) RETURNS text LANGUAGE plpgsql AS $fn$
+DECLARE
+    line text;
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || query LOOP
+        IF line ~ 'Index Searches: ' THEN
+            RETURN substring(line FROM 'Index Searches: (\d+)');
+        END IF;
+    END LOOP;
+    RETURN CASE WHEN current_setting('server_version_num')::int < 180000 THEN '1 (before 18: not shown)' END;
+END $fn$;
+SET enable_seqscan = off;
+BEGIN;
+SELECT pg_temp.index_searches('SELECT id FROM bs_big WHERE f @> 4242') AS index_searches;
+SELECT pg_stat_get_xact_numscans('bs_big_f_idx'::regclass) AS counted;
+COMMIT;
+RESET enable_seqscan;
+
 DROP TABLE bs, bs_unlogged, bs_empty, bs_big, bs_tiny, bs_full;
