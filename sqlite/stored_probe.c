@@ -80,6 +80,23 @@ static int probe_whole(bf_stored_probe *p, sqlite3_int64 rowid, int len, uint64_
     return SQLITE_OK;
 }
 
+int bf_stored_probe_bytes(bf_stored_probe *p, sqlite3_int64 rowid, const void *bytes, int len,
+                          int *match, char **msg)
+{
+    bloom_filter f;
+    bloom_error err;
+    *match = 0;
+    if (bloom_parse(bytes, (size_t)len, &f, &err) != BLOOM_OK) {
+        const char *hint = bloom_status_hint(err.status);
+        *msg = sqlite3_mprintf("row %lld: %s: %s%s%s", (long long)rowid,
+                               bloom_status_name(err.status), err.message, hint ? ". " : "",
+                               hint ? hint : "");
+        return SQLITE_ERROR;
+    }
+    *match = bloom_contains_hash(&f, bf_stored_probe_hash(p, f.seed));
+    return SQLITE_OK;
+}
+
 int bf_stored_probe_row(bf_stored_probe *p, sqlite3_int64 rowid, int *match, char **msg)
 {
     int rc;
