@@ -80,6 +80,15 @@ static int probe_whole(bf_stored_probe *p, sqlite3_int64 rowid, int len, uint64_
     return SQLITE_OK;
 }
 
+/* A row's filter the core refused: "row N: status: message. Hint." */
+static int malformed(const bloom_error *err, sqlite3_int64 rowid, char **msg)
+{
+    const char *hint = bloom_status_hint(err->status);
+    *msg = sqlite3_mprintf("row %lld: %s: %s%s%s", (long long)rowid, bloom_status_name(err->status),
+                           err->message, hint ? ". " : "", hint ? hint : "");
+    return SQLITE_ERROR;
+}
+
 int bf_stored_probe_bytes(bf_stored_probe *p, sqlite3_int64 rowid, const void *bytes, int len,
                           int *match, char **msg)
 {
@@ -87,11 +96,7 @@ int bf_stored_probe_bytes(bf_stored_probe *p, sqlite3_int64 rowid, const void *b
     bloom_error err;
     *match = 0;
     if (bloom_parse(bytes, (size_t)len, &f, &err) != BLOOM_OK) {
-        const char *hint = bloom_status_hint(err.status);
-        *msg = sqlite3_mprintf("row %lld: %s: %s%s%s", (long long)rowid,
-                               bloom_status_name(err.status), err.message, hint ? ". " : "",
-                               hint ? hint : "");
-        return SQLITE_ERROR;
+        return malformed(&err, rowid, msg);
     }
     *match = bloom_contains_hash(&f, bf_stored_probe_hash(p, f.seed));
     return SQLITE_OK;
@@ -122,11 +127,7 @@ int bf_stored_probe_row(bf_stored_probe *p, sqlite3_int64 rowid, int *match, cha
     bloom_filter f;
     bloom_error err;
     if (bloom_parse_header(header, (size_t)len, &f, &err) != BLOOM_OK) {
-        const char *hint = bloom_status_hint(err.status);
-        *msg = sqlite3_mprintf("row %lld: %s: %s%s%s", (long long)rowid,
-                               bloom_status_name(err.status), err.message, hint ? ". " : "",
-                               hint ? hint : "");
-        return SQLITE_ERROR;
+        return malformed(&err, rowid, msg);
     }
     f.bits = NULL; /* only the header was read */
     uint64_t hash = bf_stored_probe_hash(p, f.seed);
