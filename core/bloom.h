@@ -509,10 +509,10 @@ bloom_status bloom_intersect_into(bloom_filter *dst, const bloom_filter *src, bl
 
 /* ---- folding (core/fold.c, docs/FORMAT.md "Folding") ---- */
 
-/* BLOOM_OK if f folds to nbits: nbits <= f->nbits and it divides f's size
+/* BLOOM_OK if f folds to nbits (as the caller gave it, signed): 1 <= nbits <= f->nbits and it divides f's size
  * (blocked: a whole number of blocks whose count divides f's), else
  * BLOOM_E_INVALID_ARGUMENT saying why. */
-bloom_status bloom_check_fold(const bloom_filter *f, uint64_t nbits, bloom_error *err);
+bloom_status bloom_check_fold(const bloom_filter *f, int64_t nbits, bloom_error *err);
 /* f folded to nbits into buf (len bloom_layout_size(f->layout, nbits), not
  * overlapping f): bit for bit the filter of the same values built at nbits
  * with f's nhashes and seed (counting: each counter the saturating sum of

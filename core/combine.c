@@ -25,6 +25,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 typedef struct plan {
     bool plain;      /* one array: stage 0's layout, nbits, nhashes */
@@ -55,6 +56,8 @@ static bloom_status mismatch(const bloom_filter *a, const stack *sa, const bloom
     char left[160], right[160];
     describe(a, sa, left, sizeof left);
     describe(b, sb, right, sizeof right);
+    if (strcmp(left, right) == 0) /* refused for what both are */
+        return bloom_fail(err, status, "%sboth have %s", why, left);
     return bloom_fail(err, status, "%sleft has %s; right has %s", why, left, right);
 }
 

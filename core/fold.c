@@ -108,16 +108,17 @@ bool sizes_divide(int layout, uint64_t larger, uint64_t smaller)
            (layout != BLOOM_LAYOUT_BLOCKED || smaller % BLOOM_BLOCK_BITS == 0);
 }
 
-bloom_status bloom_check_fold(const bloom_filter *f, uint64_t nbits, bloom_error *err)
+bloom_status bloom_check_fold(const bloom_filter *f, int64_t signed_nbits, bloom_error *err)
 {
     if (f->layout == BLOOM_LAYOUT_SCALABLE)
         return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT,
                           "a scalable filter does not fold: its stages have sizes of their own");
-    if (nbits == 0 || nbits > f->nbits)
+    if (signed_nbits < 1 || (uint64_t)signed_nbits > f->nbits)
         return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT,
-                          "cannot fold a filter of %" PRIu64 " bits to %" PRIu64
+                          "cannot fold a filter of %" PRIu64 " bits to %" PRId64
                           ": folding shrinks a filter to a size that divides its own",
-                          f->nbits, nbits);
+                          f->nbits, signed_nbits);
+    uint64_t nbits = (uint64_t)signed_nbits;
     if (f->layout == BLOOM_LAYOUT_BLOCKED && nbits % BLOOM_BLOCK_BITS != 0)
         return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT,
                           "cannot fold a blocked filter to %" PRIu64
@@ -141,7 +142,7 @@ bloom_status bloom_check_fold(const bloom_filter *f, uint64_t nbits, bloom_error
 bloom_status bloom_fold(const bloom_filter *f, uint64_t nbits, void *buf, size_t len,
                         bloom_filter *out, bloom_error *err)
 {
-    bloom_status st = bloom_check_fold(f, nbits, err);
+    bloom_status st = nbits > INT64_MAX ? bloom_check_fold(f, -1, err) : bloom_check_fold(f, (int64_t)nbits, err);
     if (st != BLOOM_OK)
         return st;
     bloom_filter src = *f; /* out may be f */

@@ -63,6 +63,54 @@ static uint64_t bytes_for(int layout, uint64_t nbits)
     return BLOOM_HEADER_SIZE + (nbits + 63) / 64 * 8;
 }
 
+/* Whether a filter for capacity at fpr fits in max bytes. */
+static bool capacity_fits(int layout, uint64_t capacity, double fpr, uint64_t max)
+{
+    uint64_t nbits;
+    unsigned nhashes;
+    return bloom_params_for_capacity(layout, capacity, fpr, &nbits, &nhashes, NULL) == BLOOM_OK &&
+           bytes_for(layout, nbits) <= max;
+}
+
+/* The largest capacity whose filter at fpr fits in max bytes (0: none):
+ * sizes grow with the capacity, so a binary search below the bound
+ * n log2(1/p) <= the bits a value holds. */
+static uint64_t largest_capacity(int layout, double fpr, uint64_t max)
+{
+    double bits = 8.0 * (double)(max - BLOOM_HEADER_SIZE);
+    if (layout == BLOOM_LAYOUT_COUNTING)
+        bits /= 4;
+    double bound = bits / -log2(fpr);
+    uint64_t lo = 0, hi = bound < (double)INT64_MAX ? (uint64_t)bound + 1 : INT64_MAX; /* lo fits, hi does not */
+    while (hi - lo > 1) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (capacity_fits(layout, mid, fpr, max))
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* A capacity too large for max bytes, in bytes on both sides, with the
+ * largest that fits: what to ask for instead. */
+static bloom_status capacity_too_large(int layout, int64_t capacity, double fpr, const char *needs,
+                                       double bytes, uint64_t max, bloom_error *err)
+{
+    uint64_t largest = largest_capacity(layout, fpr, max);
+    if (largest == 0)
+        return bloom_fail(err, BLOOM_E_LIMIT,
+                          "capacity %" PRId64 " at false-positive rate %g needs %s%.0f"
+                          " bytes; a value holds at most %" PRIu64
+                          " bytes, which fits no capacity at this rate",
+                          capacity, fpr, needs, bytes, max);
+    return bloom_fail(err, BLOOM_E_LIMIT,
+                      "capacity %" PRId64 " at false-positive rate %g needs %s%.0f"
+                      " bytes; a value holds at most %" PRIu64
+                      " bytes, which fits a capacity of at most %" PRIu64 " at this rate",
+                      capacity, fpr, needs, bytes, max, largest);
+}
+
 bloom_status bloom_size_for_capacity(int layout, int64_t capacity, double fpr, uint64_t max_bytes,
                                      uint64_t *nbits, unsigned *nhashes, bloom_error *err)
 {
@@ -81,20 +129,25 @@ bloom_status bloom_size_for_capacity(int layout, int64_t capacity, double fpr, u
         return st;
     /* Any filter needs at least n log2(1/p) bits: refuse what cannot fit
      * before sizing it (the blocked layout's search would otherwise walk
-     * up to the format's 2^40 bits first). */
+     * up to the format's 2^40 bits first).  -log2(p), not log2(1/p): 1/p
+     * overflows for a subnormal p. */
     uint64_t max = effective_max(max_bytes);
-    double lower_bits = (double)capacity * log2(1.0 / fpr);
+    double lower_bits = (double)capacity * -log2(fpr);
     if (layout == BLOOM_LAYOUT_COUNTING)
         lower_bits *= 4; /* a counter where classic has a bit */
     if (lower_bits > 8.0 * (double)(max - BLOOM_HEADER_SIZE))
-        return bloom_fail(err, BLOOM_E_LIMIT,
-                          "capacity %" PRId64 " at false-positive rate %g needs at least %.0f "
-                          "bits; a value holds at most %" PRIu64 " bytes",
-                          capacity, fpr, lower_bits, max);
+        return capacity_too_large(layout, capacity, fpr, "at least ",
+                                  BLOOM_HEADER_SIZE + ceil(lower_bits / 8), max, err);
     st = bloom_params_for_capacity(layout, (uint64_t)capacity, fpr, nbits, nhashes, err);
+    if (st == BLOOM_E_LIMIT) /* past the format's 2^40 bits */
+        return capacity_too_large(layout, capacity, fpr, "more than ",
+                                  (double)effective_max(0), max, err);
     if (st != BLOOM_OK)
         return st;
-    return bloom_check_host_size(bytes_for(layout, *nbits), max_bytes, err);
+    uint64_t bytes = bytes_for(layout, *nbits);
+    if (bytes > max)
+        return capacity_too_large(layout, capacity, fpr, "", (double)bytes, max, err);
+    return bloom_check_host_size(bytes, max_bytes, err);
 }
 
 bloom_status bloom_size_explicit(int layout, int64_t nbits, int64_t nhashes, uint64_t max_bytes,

@@ -13,16 +13,25 @@
  * = ALL / = ANY: adding one adds nothing; a NULL element makes
  * bloom_contains_all NULL unless some element is certainly absent, and
  * bloom_contains_any NULL unless some element may be present.
+ *
+ * An untyped literal, '{1,2}' or NULL, matches every array overload alike;
+ * the *_literal entry points take it as the `unknown` it is and read it as
+ * text[], as bloom_contains(f, 'x') reads an untyped 'x' as text.
  */
 #include "bloomfilter.h"
 
+#include "catalog/pg_type.h"
 #include "miscadmin.h"
 #include "utils/array.h"
+#include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 
 PG_FUNCTION_INFO_V1(bloom_add_all);
 PG_FUNCTION_INFO_V1(bloom_contains_all);
 PG_FUNCTION_INFO_V1(bloom_contains_any);
+PG_FUNCTION_INFO_V1(bloom_add_all_literal);
+PG_FUNCTION_INFO_V1(bloom_contains_all_literal);
+PG_FUNCTION_INFO_V1(bloom_contains_any_literal);
 
 /* What a call site keeps in fn_extra: its filter argument and the hasher
  * of the element type, redone if the element type changes. */
@@ -56,20 +65,27 @@ array_call_cache(FunctionCallInfo fcinfo, Oid elemtype)
 	return cache;
 }
 
-/* An iterator over every element of the array argument argno. */
+/* An iterator over every element of the array argument argno (an
+ * untyped literal's text when literal). */
 static ArrayIterator
-array_elements(FunctionCallInfo fcinfo, int argno, ArrayCallCache **cache)
+array_elements(FunctionCallInfo fcinfo, int argno, bool literal, ArrayCallCache **cache)
 {
-	/* detoasted, and flattened if it is an expanded array */
-	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(argno);
+	ArrayType  *arr;
+
+	if (literal)				/* an unknown's datum is its C string */
+		arr = DatumGetArrayTypeP(OidInputFunctionCall(F_ARRAY_IN,
+													  DatumGetCString(PG_GETARG_DATUM(argno)),
+													  TEXTOID, -1));
+	else						/* detoasted, and flattened if expanded */
+		arr = PG_GETARG_ARRAYTYPE_P(argno);
 
 	*cache = array_call_cache(fcinfo, ARR_ELEMTYPE(arr));
 	return array_create_iterator(arr, 0, NULL);
 }
 
 /* bloom_add_all(f bloom, values anyarray): not strict, like bloom_add */
-Datum
-bloom_add_all(PG_FUNCTION_ARGS)
+static Datum
+add_all(FunctionCallInfo fcinfo, bool literal)
 {
 	ArrayCallCache *cache;
 	ArrayIterator it;
@@ -87,7 +103,7 @@ bloom_add_all(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(1))
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	result = bloom_copy_arg(fcinfo, 0, &f);
-	it = array_elements(fcinfo, 1, &cache);
+	it = array_elements(fcinfo, 1, literal, &cache);
 	/* in order, a batch at a time: a scalable filter may grow a stage (a
 	 * new value), and a large filter prefetches a batch's lines */
 	while (array_iterate(it, &value, &isnull))
@@ -119,10 +135,10 @@ bloom_add_all(PG_FUNCTION_ARGS)
  * early decision hashes at most twice the elements it needed.
  */
 static Datum
-contains_many(FunctionCallInfo fcinfo, bool want_all)
+contains_many(FunctionCallInfo fcinfo, bool want_all, bool literal)
 {
 	ArrayCallCache *cache;
-	ArrayIterator it = array_elements(fcinfo, 1, &cache);
+	ArrayIterator it = array_elements(fcinfo, 1, literal, &cache);
 	bloom_filter f;
 	Datum		value;
 	bool		isnull;
@@ -170,16 +186,42 @@ contains_many(FunctionCallInfo fcinfo, bool want_all)
 	PG_RETURN_BOOL(want_all);
 }
 
+/* bloom_add_all(f bloom, values anyarray) */
+Datum
+bloom_add_all(PG_FUNCTION_ARGS)
+{
+	return add_all(fcinfo, false);
+}
+
 /* bloom_contains_all(f bloom, values anyarray) -> bool (true for an empty array) */
 Datum
 bloom_contains_all(PG_FUNCTION_ARGS)
 {
-	return contains_many(fcinfo, true);
+	return contains_many(fcinfo, true, false);
 }
 
 /* bloom_contains_any(f bloom, values anyarray) -> bool (false for an empty array) */
 Datum
 bloom_contains_any(PG_FUNCTION_ARGS)
 {
-	return contains_many(fcinfo, false);
+	return contains_many(fcinfo, false, false);
+}
+
+/* bloom_add_all(f bloom, values unknown): a NULL adds nothing */
+Datum
+bloom_add_all_literal(PG_FUNCTION_ARGS)
+{
+	return add_all(fcinfo, true);
+}
+
+Datum
+bloom_contains_all_literal(PG_FUNCTION_ARGS)
+{
+	return contains_many(fcinfo, true, true);
+}
+
+Datum
+bloom_contains_any_literal(PG_FUNCTION_ARGS)
+{
+	return contains_many(fcinfo, false, true);
 }

@@ -476,6 +476,7 @@ bs_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 
 	if (so->empty)
 		return 0;
+	index_count_search_compat(scan);
 	meta = palloc(sizeof(BsMetaData));
 	pos = palloc(Max(1, so->nkeys) * BLOOM_MAX_NHASHES * sizeof(uint64));
 	bs_read_meta(index, meta);

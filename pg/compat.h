@@ -65,6 +65,25 @@ path_copy_disabled_nodes_compat(Path *to, const Path *from)
 #endif
 }
 
+/*
+ * An index search, counted where pg_stat_*_indexes.idx_scan reads it and,
+ * from 18, in the scan's instrumentation ("Index Searches" in EXPLAIN
+ * ANALYZE), as each amgettuple and amgetbitmap of core does.
+ */
+#include "access/relscan.h"
+#include "pgstat.h"
+#include "utils/rel.h"
+#if PG_VERSION_NUM >= 180000
+#define index_count_search_compat(scan) \
+	do { \
+		pgstat_count_index_scan((scan)->indexRelation); \
+		if ((scan)->instrument != NULL) \
+			(scan)->instrument->nsearches++; \
+	} while (0)
+#else
+#define index_count_search_compat(scan) pgstat_count_index_scan((scan)->indexRelation)
+#endif
+
 /* 19: a table slot is made with tts_flags (TTS_FLAG_*). */
 #include "executor/tuptable.h"
 #if PG_VERSION_NUM < 190000

@@ -292,7 +292,7 @@ pg_bloom_fold(PG_FUNCTION_ARGS)
 	struct varlena *result;
 
 	read_one(fcinfo, &f);
-	if (bloom_check_fold(&f, nbits < 1 ? 0 : (uint64) nbits, &err) != BLOOM_OK)
+	if (bloom_check_fold(&f, nbits, &err) != BLOOM_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("cannot fold bloom filter to " INT64_FORMAT " bits", nbits),

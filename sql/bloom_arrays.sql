@@ -99,8 +99,22 @@ SELECT bloom_add_all(bloom_empty(1000, 0.01), array_agg(g)) = bloom_agg(g, 1000,
 FROM generate_series(1, 700) g;
 DROP TABLE arr_probe, arr_big;
 
+-- an untyped literal or NULL (which matches every array overload alike)
+-- reads as text[]; a NULL adds nothing, as a NULL value does
+SELECT bloom_add_all(bloom_empty(100), NULL) = bloom_empty(100) AS null_adds_nothing,
+       bloom_add_all(bloom_empty(100), '{a,b,NULL}') = bloom_add_all(bloom_empty(100), ARRAY['a', 'b']) AS literal_is_text,
+       bloom_contains_all(bloom_add_all(bloom_empty(100), ARRAY['1', '2']), '{1,2}') AS contains_all,
+       bloom_contains_any(bloom_add_all(bloom_empty(100), ARRAY['1', '2']), '{7,2}') AS contains_any,
+       bloom_contains_any(bloom_empty(100), '{7,8}') AS none_of_empty,
+       bloom_contains_all(bloom_empty(100), NULL) IS NULL AS all_of_null,
+       bloom_contains_any(bloom_empty(100), NULL) IS NULL AS any_of_null;
+-- a typed array keeps its overload: the literal cast to int4[] hashes as ints
+SELECT bloom_add_all(bloom_empty(100), '{1,2}'::int4[]) = bloom_add_all(bloom_empty(100), ARRAY[1, 2]) AS cast_literal,
+       bloom_add_all(bloom_empty(100), ARRAY[1, 2]) = bloom_add(bloom_add(bloom_empty(100), 1), 2) AS typed_array;
+
 -- errors
 \set VERBOSITY terse
-SELECT bloom_add_all(bloom_empty(10), '{1,2}');
+SELECT bloom_add_all(bloom_empty(10), 'x');
+SELECT bloom_add_all(bloom_empty(10), 'x'::text);
 \set VERBOSITY default
 SELECT bloom_contains_all('\x00'::bytea::bloom, ARRAY[1]);

@@ -367,4 +367,25 @@ SELECT amvalidate(oid) FROM pg_opclass WHERE opcname = 'pg_temp_bad_ops';
 DROP OPERATOR CLASS pg_temp_bad_ops USING bloom_bitslice;
 DROP OPERATOR FAMILY pg_temp_bad_ops USING bloom_bitslice;
 
+-- a bitmap scan of the index is one index search: counted in the index's
+-- statistics (idx_scan) and, from 18, in EXPLAIN ANALYZE's "Index Searches"
+-- (before 18 EXPLAIN shows none: true there)
+CREATE FUNCTION pg_temp.shows_one_search(query text) RETURNS boolean LANGUAGE plpgsql AS $fn$
+DECLARE
+    line text;
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || query LOOP
+        IF line ~ 'Index Searches: ' THEN
+            RETURN line ~ 'Index Searches: 1$';
+        END IF;
+    END LOOP;
+    RETURN current_setting('server_version_num')::int < 180000;
+END $fn$;
+SET enable_seqscan = off;
+BEGIN;
+SELECT pg_temp.shows_one_search('SELECT id FROM bs_big WHERE f @> 4242') AS one_index_search;
+SELECT pg_stat_get_xact_numscans('bs_big_f_idx'::regclass) AS counted;
+COMMIT;
+RESET enable_seqscan;
+
 DROP TABLE bs, bs_unlogged, bs_empty, bs_big, bs_tiny, bs_full;

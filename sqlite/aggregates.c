@@ -93,6 +93,8 @@ typedef struct agg_filter {
     bloom_filter view;
     bloom_pending *pending; /* hashes not yet inserted (large fixed-size filters) */
     unsigned kinds;         /* BLOOM_KIND_* of the values added (bloom_agg), stored at the end */
+    int64_t capacity;       /* bloom_agg(x, capacity, fpr): the last row's sizing */
+    double fpr;
 } agg_filter;
 
 static agg_filter *filter_state(sqlite3_context *ctx)
@@ -103,28 +105,36 @@ static agg_filter *filter_state(sqlite3_context *ctx)
     return st;
 }
 
-/* The filter of the first row: capacity and fpr are read once, so a group
- * has one size even if the arguments vary from row to row. */
-static int fixed_init(sqlite3_context *ctx, sqlite3_value **argv, agg_filter *st)
+/* A row's capacity and fpr, and the size they give. */
+static int fixed_sizing(sqlite3_context *ctx, sqlite3_value **argv, int64_t *capacity,
+                        double *fpr, uint64_t *nbits, unsigned *nhashes)
 {
     static const char fn[] = "bloom_agg";
-    int64_t capacity;
-    double fpr;
-    int rc = bf_int64_arg(ctx, argv[1], fn, "capacity", &capacity);
+    int rc = bf_int64_arg(ctx, argv[1], fn, "capacity", capacity);
     if (rc == BF_OK)
-        rc = bf_double_arg(ctx, argv[2], fn, "false-positive rate", &fpr);
+        rc = bf_double_arg(ctx, argv[2], fn, "false-positive rate", fpr);
     if (rc == BF_NULL)
         bf_error(ctx, fn, "capacity and false-positive rate must not be null");
     if (rc != BF_OK)
         return BF_ERROR;
-    uint64_t nbits;
-    unsigned nhashes;
     bloom_error err;
-    if (bloom_size_for_capacity(BLOOM_LAYOUT_CLASSIC, capacity, fpr, bf_max_filter_bytes(ctx),
-                                &nbits, &nhashes, &err) != BLOOM_OK) {
+    if (bloom_size_for_capacity(BLOOM_LAYOUT_CLASSIC, *capacity, *fpr, bf_max_filter_bytes(ctx),
+                                nbits, nhashes, &err) != BLOOM_OK) {
         bf_core_error(ctx, fn, &err);
         return BF_ERROR;
     }
+    return BF_OK;
+}
+
+/* The filter of the first row's capacity and fpr. */
+static int fixed_init(sqlite3_context *ctx, sqlite3_value **argv, agg_filter *st)
+{
+    static const char fn[] = "bloom_agg";
+    uint64_t nbits;
+    unsigned nhashes;
+    if (fixed_sizing(ctx, argv, &st->capacity, &st->fpr, &nbits, &nhashes) != BF_OK)
+        return BF_ERROR;
+    bloom_error err;
     size_t size = bloom_serialized_size(nbits);
     uint8_t *buf = bf_alloc_result(ctx, fn, size);
     if (buf == NULL)
@@ -144,6 +154,34 @@ static int fixed_init(sqlite3_context *ctx, sqlite3_value **argv, agg_filter *st
     return BF_OK;
 }
 
+/* A later row's capacity and fpr must give the filter's size, as in
+ * PostgreSQL: a group cannot be one size for some rows and another for the
+ * rest.  Other arguments of the same size are accepted (as there). */
+static int fixed_check(sqlite3_context *ctx, sqlite3_value **argv, agg_filter *st)
+{
+    if (sqlite3_value_type(argv[1]) == SQLITE_INTEGER &&
+        sqlite3_value_type(argv[2]) == SQLITE_FLOAT &&
+        sqlite3_value_int64(argv[1]) == st->capacity && sqlite3_value_double(argv[2]) == st->fpr)
+        return BF_OK;
+    int64_t capacity;
+    double fpr;
+    uint64_t nbits;
+    unsigned nhashes;
+    if (fixed_sizing(ctx, argv, &capacity, &fpr, &nbits, &nhashes) != BF_OK)
+        return BF_ERROR;
+    if (nbits != st->view.nbits || nhashes != st->view.nhashes) {
+        bf_error(ctx, "bloom_agg",
+                 "capacity and fpr must be the same for every row: the filter has nbits %llu "
+                 "and nhashes %u; capacity %lld at fpr %g needs nbits %llu and nhashes %u",
+                 (unsigned long long)st->view.nbits, (unsigned)st->view.nhashes, (long long)capacity, fpr,
+                 (unsigned long long)nbits, nhashes);
+        return BF_ERROR;
+    }
+    st->capacity = capacity;
+    st->fpr = fpr;
+    return BF_OK;
+}
+
 void bf_agg_fixed_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     (void)argc;
@@ -152,7 +190,8 @@ void bf_agg_fixed_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     agg_filter *st = filter_state(ctx);
     if (st == NULL)
         return;
-    if (st->buf == NULL && fixed_init(ctx, argv, st) != BF_OK)
+    if (st->buf == NULL ? fixed_init(ctx, argv, st) != BF_OK
+                        : fixed_check(ctx, argv, st) != BF_OK)
         return;
     uint64_t hash;
     int type = sqlite3_value_type(argv[0]);

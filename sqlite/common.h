@@ -257,6 +257,14 @@ int bf_stored_probe_hashes(bf_stored_probe *p, unsigned mask, uint64_t seed, uin
 /* Probe the filter (a blob) of row rowid: *match.  On failure an SQLite
  * code and *msg, "row N: ..." (sqlite3_mprintf'd). */
 int bf_stored_probe_row(bf_stored_probe *p, sqlite3_int64 rowid, int *match, char **msg);
+/* Values up to this size are cheaper to probe whole, read with the row
+ * (bloom_search's scan), than through a BLOB handle, whose reopen seeks the
+ * row again. */
+enum { BF_STORED_PROBE_WHOLE_MAX = 8192 };
+/* Probe the filter of row rowid, its bytes at hand (len of them): as
+ * bloom_contains reads a filter, validated whole. */
+int bf_stored_probe_bytes(bf_stored_probe *p, sqlite3_int64 rowid, const void *bytes, int len,
+                          int *match, char **msg);
 void bf_stored_probe_close(bf_stored_probe *p);
 
 /* Aggregates (aggregates.c). */

@@ -316,7 +316,7 @@ void bf_fold(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     if (bf_filter_arg(ctx, argv, 0, fn, &f) != BF_OK ||
         bf_int64_arg(ctx, argv[1], fn, "nbits", &nbits) != BF_OK)
         return;
-    if (bloom_check_fold(&f, nbits < 1 ? 0 : (uint64_t)nbits, &err) != BLOOM_OK) {
+    if (bloom_check_fold(&f, nbits, &err) != BLOOM_OK) {
         bf_core_error(ctx, fn, &err);
         return;
     }

@@ -11,6 +11,9 @@
  * (classic, counting) or the one 32-byte block (blocked) that the core's
  * probe plan names (core/probe_offsets.c), with sqlite3_blob_read; a
  * scalable filter, whose stages its header does not locate, is read whole.
+ * A small filter (BF_STORED_PROBE_WHOLE_MAX bytes) comes whole with its row:
+ * reopening a BLOB handle seeks the row again, which costs more than
+ * copying a few KiB, so the scan is never slower than bloom_contains's.
  *
  *   SELECT d.* FROM daily d JOIN bloom_search('daily', 'f', 5000000) s ON d.rowid = s.id;
  *
@@ -43,7 +46,7 @@ typedef struct search_vtab {
 typedef struct search_cursor {
     sqlite3_vtab_cursor base;
     sqlite3_value *args[NARGS]; /* copies of table, column, value, schema (or NULL) */
-    sqlite3_stmt *rows;         /* SELECT rowid, typeof(column) FROM schema.table */
+    sqlite3_stmt *rows;         /* SELECT rowid, the column if a small blob, else its type */
     int indexed;                /* else hits[] are the rows, from the column's index */
     sqlite3_int64 *hits;
     int nhits, next_hit;
@@ -187,18 +190,26 @@ static int search_next(sqlite3_vtab_cursor *base)
         }
         if (rc != SQLITE_ROW)
             return fail(cur, rc, "%s", sqlite3_errmsg(sqlite3_db_handle(cur->rows)));
-        const unsigned char *type = sqlite3_column_text(cur->rows, 1);
-        if (type == NULL)
-            return SQLITE_NOMEM;
-        if (strcmp((const char *)type, "null") == 0)
-            continue;
-        cur->rowid = sqlite3_column_int64(cur->rows, 0);
-        if (strcmp((const char *)type, "blob") != 0)
-            return fail(cur, SQLITE_ERROR, "row %lld: a bloom filter is a blob, got %s",
-                        (long long)cur->rowid, (const char *)type);
         int match = 0;
         char *msg = NULL;
-        rc = bf_stored_probe_row(&cur->probe, cur->rowid, &match, &msg);
+        cur->rowid = sqlite3_column_int64(cur->rows, 0);
+        if (sqlite3_column_type(cur->rows, 1) == SQLITE_BLOB) { /* a small filter, whole */
+            const void *bytes = sqlite3_column_blob(cur->rows, 1);
+            int len = sqlite3_column_bytes(cur->rows, 1);
+            if (bytes == NULL && len > 0)
+                return SQLITE_NOMEM;
+            rc = bf_stored_probe_bytes(&cur->probe, cur->rowid, bytes, len, &match, &msg);
+        } else { /* the column's type */
+            const unsigned char *type = sqlite3_column_text(cur->rows, 1);
+            if (type == NULL)
+                return SQLITE_NOMEM;
+            if (strcmp((const char *)type, "null") == 0)
+                continue;
+            if (strcmp((const char *)type, "blob") != 0)
+                return fail(cur, SQLITE_ERROR, "row %lld: a bloom filter is a blob, got %s",
+                            (long long)cur->rowid, (const char *)type);
+            rc = bf_stored_probe_row(&cur->probe, cur->rowid, &match, &msg);
+        }
         if (rc != SQLITE_OK) {
             rc = msg ? fail(cur, rc, "%s", msg) : SQLITE_NOMEM;
             sqlite3_free(msg);
@@ -250,10 +261,17 @@ static int search_filter(sqlite3_vtab_cursor *base, int idx_num, const char *idx
     if (rc != SQLITE_OK)
         return rc;
     cur->probing = 1;
-    /* qualified, so a column that does not exist is an error, not a string */
-    char *sql = sqlite3_mprintf("SELECT \"%w\".\"%w\".rowid, typeof(\"%w\".\"%w\".\"%w\") "
-                                "FROM \"%w\".\"%w\"",
-                                schema, table, schema, table, column, schema, table);
+    /* qualified, so a column that does not exist is an error, not a string;
+     * a small blob itself, else the column's type (typeof() and length() of
+     * a column do not read its value) */
+    char *col = sqlite3_mprintf("\"%w\".\"%w\".\"%w\"", schema, table, column);
+    if (col == NULL)
+        return SQLITE_NOMEM;
+    char *sql = sqlite3_mprintf("SELECT \"%w\".\"%w\".rowid, CASE WHEN typeof(%s) = 'blob' AND "
+                                "length(%s) <= %d THEN %s ELSE typeof(%s) END FROM \"%w\".\"%w\"",
+                                schema, table, col, col, BF_STORED_PROBE_WHOLE_MAX, col, col,
+                                schema, table);
+    sqlite3_free(col);
     if (sql == NULL)
         return SQLITE_NOMEM;
     rc = sqlite3_prepare_v2(db, sql, -1, &cur->rows, NULL);

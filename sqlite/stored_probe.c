@@ -58,6 +58,15 @@ int bf_stored_probe_hashes(bf_stored_probe *p, unsigned mask, uint64_t seed, uin
     return SQLITE_OK;
 }
 
+/* A row's filter the core refused: "row N: status: message. Hint." */
+static int malformed(const bloom_error *err, sqlite3_int64 rowid, char **msg)
+{
+    const char *hint = bloom_status_hint(err->status);
+    *msg = sqlite3_mprintf("row %lld: %s: %s%s%s", (long long)rowid, bloom_status_name(err->status),
+                           err->message, hint ? ". " : "", hint ? hint : "");
+    return SQLITE_ERROR;
+}
+
 /* A filter without a probe plan (scalable) is read whole and validated
  * whole, as bloom_contains reads it. */
 static int probe_whole(bf_stored_probe *p, sqlite3_int64 rowid, int len, const uint64_t *hashes,
@@ -76,9 +85,7 @@ static int probe_whole(bf_stored_probe *p, sqlite3_int64 rowid, int len, const u
     bloom_error err;
     if (bloom_parse(buf, (size_t)len, &f, &err) != BLOOM_OK) {
         sqlite3_free(buf);
-        *msg = sqlite3_mprintf("row %lld: %s: %s", (long long)rowid, bloom_status_name(err.status),
-                               err.message);
-        return SQLITE_ERROR;
+        return malformed(&err, rowid, msg);
     }
     for (unsigned i = 0; i < nhashes && !*match; i++)
         *match = bloom_contains_hash(&f, hashes[i]);
@@ -114,6 +121,37 @@ static int probe_planned(bf_stored_probe *p, sqlite3_int64 rowid, const bloom_fi
     return SQLITE_OK;
 }
 
+/* Text that no reading found among PostgreSQL-typed values: unknown, not absent. */
+static int typed_refusal(const bf_stored_probe *p, const bloom_filter *f, sqlite3_int64 rowid,
+                         int match, char **msg)
+{
+    if (match || p->value_type != SQLITE_TEXT || !(f->kinds.mask & BLOOM_KIND_TYPED))
+        return SQLITE_OK;
+    char *refusal = bf_text_probe_refusal(f->kinds);
+    if (refusal == NULL)
+        return SQLITE_NOMEM;
+    *msg = sqlite3_mprintf("row %lld: %s", (long long)rowid, refusal);
+    sqlite3_free(refusal);
+    return *msg ? SQLITE_ERROR : SQLITE_NOMEM;
+}
+
+int bf_stored_probe_bytes(bf_stored_probe *p, sqlite3_int64 rowid, const void *bytes, int len,
+                          int *match, char **msg)
+{
+    bloom_filter f;
+    bloom_error err;
+    *match = 0;
+    if (bloom_parse(bytes, (size_t)len, &f, &err) != BLOOM_OK)
+        return malformed(&err, rowid, msg);
+    uint64_t hashes[2];
+    unsigned nhashes;
+    if (bf_stored_probe_hashes(p, f.kinds.mask, f.seed, hashes, &nhashes) != SQLITE_OK)
+        return SQLITE_NOMEM;
+    for (unsigned h = 0; h < nhashes && !*match; h++)
+        *match = bloom_contains_hash(&f, hashes[h]);
+    return typed_refusal(p, &f, rowid, *match, msg);
+}
+
 int bf_stored_probe_row(bf_stored_probe *p, sqlite3_int64 rowid, int *match, char **msg)
 {
     int rc;
@@ -138,13 +176,8 @@ int bf_stored_probe_row(bf_stored_probe *p, sqlite3_int64 rowid, int *match, cha
     }
     bloom_filter f;
     bloom_error err;
-    if (bloom_parse_header(header, (size_t)len, &f, &err) != BLOOM_OK) {
-        const char *hint = bloom_status_hint(err.status);
-        *msg = sqlite3_mprintf("row %lld: %s: %s%s%s", (long long)rowid,
-                               bloom_status_name(err.status), err.message, hint ? ". " : "",
-                               hint ? hint : "");
-        return SQLITE_ERROR;
-    }
+    if (bloom_parse_header(header, (size_t)len, &f, &err) != BLOOM_OK)
+        return malformed(&err, rowid, msg);
     f.bits = NULL; /* only the header was read */
     uint64_t hashes[2];
     unsigned nhashes;
@@ -161,17 +194,7 @@ int bf_stored_probe_row(bf_stored_probe *p, sqlite3_int64 rowid, int *match, cha
         if (rc != SQLITE_OK)
             return rc;
     }
-    if (rc == SQLITE_OK && !*match && p->value_type == SQLITE_TEXT &&
-        (f.kinds.mask & BLOOM_KIND_TYPED)) {
-        /* text that no reading found among PostgreSQL-typed values: unknown, not absent */
-        char *refusal = bf_text_probe_refusal(f.kinds);
-        if (refusal == NULL)
-            return SQLITE_NOMEM;
-        *msg = sqlite3_mprintf("row %lld: %s", (long long)rowid, refusal);
-        sqlite3_free(refusal);
-        return *msg ? SQLITE_ERROR : SQLITE_NOMEM;
-    }
-    return rc;
+    return rc == SQLITE_OK ? typed_refusal(p, &f, rowid, *match, msg) : rc;
 }
 
 void bf_stored_probe_close(bf_stored_probe *p)

@@ -13,22 +13,31 @@ from an optional annotation, an HTML comment on the line right above the fence
 
   sql     Run statement by statement in each engine it targets: by default the
           engine of the page (docs/SQLITE.md: sqlite, docs/POSTGRESQL.md: pg,
-          any other page: both).  Each run starts from a fresh database holding
-          the fixture (tools/doctest/fixture-sqlite.sql, fixture-pg.sql: tables
-          customers, orders, visits, small, big, sales) and the loaded extension
-          (unless the block loads it itself: `.load build/bloomfilter`,
-          `CREATE EXTENSION bloomfilter`).  Every statement must succeed, except
+          any other page: both).  In SQLite each block starts from a fresh
+          database holding the fixture (tools/doctest/fixture-sqlite.sql:
+          tables customers, orders, visits, small, big, sales) and the loaded
+          extension (unless the block loads it itself: `.load build/bloomfilter`).
+          In PostgreSQL every block of every page runs in one database, in
+          order, as a reader runs them in `make psql`'s: the database
+          tools/doctest/fixture-pg.sql makes (the extension and the same
+          tables), which tools/psql.sh makes for `make psql`; each block in a
+          psql session of its own, which must leave no setting changed (SET
+          without RESET: `make psql` is one session).  Every statement must succeed, except
           one followed by a comment `-- error: TEXT` (on its line or the next),
           which must fail with a message containing TEXT.  SQLite runs through
           Debian's /usr/bin/python3 sqlite3 module (`.load PATH` is the only
           dot-command); PostgreSQL through psql in the cluster of PGHOST/PGPORT
           (tools/suites/67-docs-pg.sh runs this with a throwaway server's).
   sh      Run by bash -e in the page's scratch directory: a copy of the tree
-  python  (tracked and untracked files), with build/bloomfilter.so and app.db
-          (an SQLite database of the fixture).  Python is /usr/bin/python3.
-          An sh block's `npm install NAME@X.Y.Z` (pinned exactly) runs for
-          real, after node_modules is copied in from build/doctest-npm, where
-          it is installed once (npm_from_cache).
+  python  (tracked and untracked files), with build/bloomfilter.so and
+          build/app.db (an SQLite database of the fixture), where a reader
+          runs them: the root of a clone.  A block must leave nothing there
+          that git does not ignore (examples write into build/ or a scratch
+          directory of their own).  PGDATABASE is the PostgreSQL database of
+          the sql blocks.  Python is /usr/bin/python3.
+          An sh block's `npm install [--prefix DIR] NAME@X.Y.Z` (pinned
+          exactly) runs for real, after node_modules is copied in from
+          build/doctest-npm, where it is installed once (npm_from_cache).
   c, any  Need an annotation:
           file="NAME"     write the block to NAME in the scratch directory
                           before the page's blocks run (a later sh block
@@ -44,8 +53,8 @@ Further annotation words:
           replace="OLD=>NEW"  (repeatable) substitute before running; NEW may
                           name environment variables ($PGHOST): for placeholders
                           such as a remote server's host name
-          own-tables      the block makes its own tables: its database
-                          starts without the fixture
+          own-tables      (sqlite) the block makes its own tables: its
+                          database starts without the fixture
           sqlite, pg      (sh, python) the block needs this engine: not run
                           when it is not selected (default: the page's)
           database="NAME" (pg) create database NAME (the fixture and the
@@ -54,7 +63,7 @@ Further annotation words:
                           one.  sql: after the block, QUERY runs in the same
                           database, and its rows must be those of the block's
                           last statement.  sh, python: QUERY runs in SQLite on
-                          the scratch directory's app.db, and its rows, one a
+                          the scratch directory's build/app.db, and its rows, one a
                           line with | between values, must be the last lines
                           the block prints.  Rows compare as a multiset,
                           numbers to 1e-9 relative (sums added in another
@@ -439,38 +448,33 @@ def psql(args, script=None):
 
 
 class Postgres:
-    def __init__(self):
-        self.count = 0
-        r = psql(['-d', 'postgres', '-c', 'DROP DATABASE IF EXISTS doctest_fixture',
-                  '-c', 'CREATE DATABASE doctest_fixture',
-                  '-c', 'DROP DATABASE IF EXISTS doctest_empty',
-                  '-c', 'CREATE DATABASE doctest_empty'])
-        if r.returncode == 0:
-            r = psql(['-d', 'doctest_fixture'], fixture('pg'))
-        if r.returncode != 0:
-            raise SystemExit(f'doctest: cannot create the PostgreSQL fixture: {r.stderr}')
+    """The database every PostgreSQL block runs in, in order: made as
+    `make psql` makes its own (tools/psql.sh), by fixture-pg.sql."""
 
-    def fresh_db(self, name, with_extension, template='doctest_fixture'):
+    def __init__(self, name='doctest_psql'):
+        self.db = name
+        self.make_database(name)
+
+    @staticmethod
+    def make_database(name):
         r = psql(['-d', 'postgres', '-c', f'DROP DATABASE IF EXISTS {name}',
-                  '-c', f'CREATE DATABASE {name} TEMPLATE {template}'])
-        if r.returncode == 0 and with_extension:
-            r = psql(['-d', name, '-c', 'CREATE EXTENSION bloomfilter'])
+                  '-c', f'CREATE DATABASE {name}'])
+        if r.returncode == 0:
+            r = psql(['-d', name], fixture('pg'))
         if r.returncode != 0:
-            raise DocError(f'cannot create database {name}: {r.stderr.strip()}')
+            raise SystemExit(f'doctest: cannot make the PostgreSQL database {name}: {r.stderr}')
 
     def run(self, stmts, notes, log):
-        self.count += 1
-        db = f'doctest_{self.count}'
-        creates = any(re.match(r'(?is)\s*create\s+extension\s+(if\s+not\s+exists\s+)?bloomfilter\b', s)
-                      for s, _ in stmts)
-        self.fresh_db(db, not creates,
-                      'doctest_empty' if 'own-tables' in notes else 'doctest_fixture')
+        if 'own-tables' in notes:
+            raise DocError('own-tables: a PostgreSQL block runs in make psql\'s database, after '
+                           'the blocks above it; name its tables so that they do not clash')
         if 'database' in notes:
-            self.fresh_db(notes['database'], True)
+            self.make_database(notes['database'])
+        db = self.db
         script = ['\\set ON_ERROR_STOP 0', '\\pset pager off']
         queries = list(stmts)
         if 'exact' in notes:  # its rows and the recipe's, without headers or footers
-            queries.append((notes['exact'], None))
+            queries.append((notes['exact'].rstrip().rstrip(';') + ';', None))
         for i, (sql, _) in enumerate(queries):
             if sql.startswith('\\'):
                 script.append(sql)
@@ -479,12 +483,23 @@ class Postgres:
                 script.append('\\pset tuples_only on')
             script += [f'\\echo @@doctest {i}', sql,
                        '\\if :ERROR', f'\\echo @@doctest-error {i} :LAST_ERROR_MESSAGE', '\\endif']
+        # make psql is one session: what a block SETs, it RESETs
+        script += ['\\pset tuples_only on', '\\echo @@doctest-settings',
+                   "SELECT name FROM pg_settings WHERE source = 'session' ORDER BY 1;"]
         r = psql(['-d', db, '-A'], '\n'.join(script) + '\n')
         errors = {}
         seen = set()
         output = {}  # statement -> the lines it printed
         current = None
+        changed = None
         for line in r.stdout.split('\n'):
+            if line == '@@doctest-settings':
+                changed = []
+                continue
+            if changed is not None:
+                if line:
+                    changed.append(line)
+                continue
             m = re.match(r'@@doctest-error (\d+) (.*)', line)
             if m:
                 errors[int(m.group(1))] = m.group(2)
@@ -516,7 +531,9 @@ class Postgres:
                 raise DocError(f'exact query {notes["exact"]}\n  failed: {errors.get(n, r.stderr.strip())}')
             check_same_answer([l.split('|') for l in output[n - 1]],
                               [l.split('|') for l in output[n]], notes['exact'])
-        psql(['-d', 'postgres', '-c', f'DROP DATABASE IF EXISTS {db}'])
+        if changed:
+            raise DocError(f'the block leaves {", ".join(changed)} changed: RESET it at the end '
+                           '(make psql runs the blocks in one session)')
 
 
 # ---- the scratch directory of a page --------------------------------------
@@ -533,11 +550,24 @@ def make_scratch(page):
             shutil.copy2(src, dst)
     os.makedirs(os.path.join(scratch, 'build'), exist_ok=True)
     shutil.copy2(SQLITE_LIB + '.so', os.path.join(scratch, 'build', 'bloomfilter.so'))
-    sqlite_fixture_db(os.path.join(scratch, 'app.db'))
+    sqlite_fixture_db(os.path.join(scratch, 'build', 'app.db'))
     return scratch
 
 
-def run_program(argv, scratch, log):
+def left_in_root(scratch, before):
+    """What a block left in the root of the scratch copy (a clone's root,
+    where a reader runs it) that git does not ignore."""
+    new = sorted(set(os.listdir(scratch)) - before)
+    if not new:
+        return []
+    names = [n + '/' if os.path.isdir(os.path.join(scratch, n)) else n for n in new]
+    r = subprocess.run(['git', 'check-ignore', '--no-index', '--stdin'], cwd=ROOT,
+                       input='\n'.join(names) + '\n', capture_output=True, text=True)
+    ignored = set(r.stdout.split('\n'))
+    return [n for n in names if n not in ignored]
+
+
+def run_program(argv, scratch, log, pg=None):
     # A fresh Debian's PATH (no pyenv or /opt shims ahead of /usr/bin) and no
     # package index: what a user of the docs has on the CI machine.
     # PG_BIN (the suite's server of the major under test) comes first, as a
@@ -545,6 +575,8 @@ def run_program(argv, scratch, log):
     env = dict(os.environ, LC_ALL='C', PIP_NO_INDEX='1',
                PATH=(os.environ['PG_BIN'] + ':' if os.environ.get('PG_BIN') else '')
                + '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin')
+    if pg is not None:  # a client of make psql's database, as the sql blocks
+        env['PGDATABASE'] = pg.db
     r = subprocess.run(argv, cwd=scratch, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=TIMEOUT,
                        env=env)
     out = (r.stdout + r.stderr).strip().split('\n')
@@ -676,9 +708,13 @@ class Run:
             npm_from_cache(text, p.scratch())
         else:
             argv, kind = ['/usr/bin/python3', '-c', text], 'python'
-        out = run_program(argv, p.scratch(), log)
+        out = run_program(argv, p.scratch(), log, self.pg)
+        left = left_in_root(p.scratch(), p.root_before)
+        if left:
+            raise DocError(f'leaves {", ".join(left)} in the root of the clone: write into build/ '
+                           'or a scratch directory')
         if 'exact' in notes:
-            exact = sqlite_rows(os.path.join(p.scratch(), 'app.db'), notes['exact'])
+            exact = sqlite_rows(os.path.join(p.scratch(), 'build', 'app.db'), notes['exact'])
             printed = out.rstrip('\n').split('\n')
             recipe = [line.split('|') for line in printed[len(printed) - len(exact):]] if exact else []
             check_same_answer(recipe, exact, notes['exact'])
@@ -687,7 +723,8 @@ class Run:
         self.result(b, True, f'[{kind}]', log=log)
 
 
-NPM_INSTALL = re.compile(r'^\s*npm install ((?:@[\w.-]+/)?[\w.-]+)@(\S+)\s*$', re.M)
+NPM_INSTALL = re.compile(r'^\s*npm install (?:--prefix (\S+) )?((?:@[\w.-]+/)?[\w.-]+)@(\S+)\s*$',
+                         re.M)
 NPM_TIMEOUT = 900  # a native module built from source: better-sqlite3, 2 minutes on 2 cores
 
 
@@ -699,7 +736,7 @@ def npm_from_cache(text, scratch):
     as tools/suites/50-parquet.sh does), so the block's own install finds it
     done instead of downloading and compiling it on every run."""
     for m in NPM_INSTALL.finditer(text):
-        name, version = m.groups()
+        prefix, name, version = m.groups()
         if not re.fullmatch(r'\d+\.\d+\.\d+', version):
             raise DocError(f'npm install {name}@{version}: pin an exact version (x.y.z), the '
                            'one the doc tests install')
@@ -710,7 +747,8 @@ def npm_from_cache(text, scratch):
         with open(cache + '.lock', 'w', encoding='utf-8') as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             install_npm_cache(name, version, cache, installed)
-        shutil.copytree(os.path.join(cache, 'node_modules'), os.path.join(scratch, 'node_modules'),
+        shutil.copytree(os.path.join(cache, 'node_modules'),
+                        os.path.join(scratch, prefix or '', 'node_modules'),
                         symlinks=True, dirs_exist_ok=True)
 
 
@@ -752,14 +790,17 @@ class Page:
         self.page = page
         self.dir = None
         self.files, self.file_used, self.outputs = {}, {}, {}
+        self.root_before = set()
 
     def scratch(self):
         if self.dir is None:
             self.dir = make_scratch(self.page)
+            self.root_before = set(os.listdir(self.dir))
         return self.dir
 
     def write_file(self, b):
         name = b.notes['file']
+        os.makedirs(os.path.dirname(os.path.join(self.scratch(), name)), exist_ok=True)
         with open(os.path.join(self.scratch(), name), 'w', encoding='utf-8') as f:
             f.write(b.text)
         self.files[name] = b
@@ -774,6 +815,9 @@ class Page:
     def output_of(self, cmd):
         if cmd not in self.outputs:
             self.outputs[cmd] = run_program(['bash', '-e', '-c', cmd], self.scratch(), [])
+            left = left_in_root(self.scratch(), self.root_before)
+            if left:
+                raise DocError(f'{cmd!r} leaves {", ".join(left)} in the root of the clone')
         return self.outputs[cmd]
 
     def remove(self):
@@ -786,7 +830,7 @@ class Page:
 def selftest(page, engines, pg):
     """The runner itself: every block of PAGE is wrong and must fail (those of
     an engine not selected are not run)."""
-    run = Run(engines, False, pg)
+    run = Run(engines, False, Postgres('doctest_selftest') if pg else None)
     with contextlib.redirect_stdout(io.StringIO()) as quiet:  # its FAILED lines are expected
         run.page(page)
     ok = run.passed == 0 and run.failed == len(blocks_of(page)) - run.not_selected

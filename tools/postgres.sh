@@ -36,6 +36,8 @@ set -euo pipefail
 root_dir=$(cd "$(dirname "$0")/.." && pwd)
 
 say() { echo "postgres.sh: $*" >&2; }
+# What a set-up adapted that a user cannot act on goes to a log, not the terminal.
+log_note() { echo "$*" >>"$tree/setup.log"; }
 die() { say "$*"; exit 1; }
 
 majors() { sed 's/#.*//' "$root_dir/pg/majors" | awk 'NF { print $1 }'; }
@@ -234,7 +236,7 @@ for flag in $(sed -n 's/^CFLAGS = //p' "$makefile_global"); do
     if echo 'int x;' | "$cc" -Wall -Werror "$flag" -xc -c -o /dev/null - 2>/dev/null; then
         kept="$kept $flag"
     else
-        say "the host's $cc does not know $flag: dropped from PGXS's CFLAGS"
+        log_note "the host's $cc does not know $flag: dropped from PGXS's CFLAGS"
     fi
 done
 awk -v flags="${kept# }" '/^CFLAGS = / { print "CFLAGS = " flags; next } { print }' "$makefile_global" > "$work/mg"
@@ -242,7 +244,7 @@ cat "$work/mg" > "$makefile_global"
 clang=$(sed -n 's/^CLANG = //p' "$makefile_global")
 if grep -q '^with_llvm	*= *yes' "$makefile_global" && ! command -v "${clang:-none}" >/dev/null; then
     sed -i 's/^with_llvm\(	*\)= *yes/with_llvm\1= no/' "$makefile_global"
-    say "no $clang here: extensions built against this tree install no JIT bitcode"
+    log_note "no $clang here: extensions built against this tree install no JIT bitcode"
 fi
 
 # Headers configured against a newer C library declare less than this one
@@ -259,7 +261,7 @@ for header in "$root"/usr/include/postgresql/"$major"/server/pg_config.h "$root"
             gcc -Werror=implicit-function-declaration -xc -c -o /dev/null - 2>/dev/null; then
             sed -i "s/^#define HAVE_DECL_$decl 1$/#define HAVE_DECL_$decl 0/" "$header"
             [ "$header" != "$root/usr/include/postgresql/$major/server/pg_config.h" ] ||
-                say "this machine's C library declares no $fn: pg_config.h says so"
+                log_note "this machine's C library declares no $fn: pg_config.h says so"
         fi
     done
 done
@@ -271,5 +273,5 @@ rm -rf "$work"
 # The servers run as the postgres user (PostgreSQL refuses root).
 chmod -R a+rX "$tree"
 cp "$tree/what" "$stamp"
-say "PostgreSQL $major ready in $((SECONDS - start)) s: $(cat "$stamp")"
+say "PostgreSQL $major ready in $((SECONDS - start)) s: $(cat "$stamp")$([ ! -f "$tree/setup.log" ] || echo " (set-up notes: $tree/setup.log)")"
 echo "$bin"

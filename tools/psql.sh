@@ -3,8 +3,10 @@
 # on it.  The first call gets the server (tools/postgres.sh), installs this
 # tree's extension into it, makes a database `bloomfilter` with the
 # extension and the tables the README's examples use
-# (tools/doctest/fixture-pg.sql), starts the server on 127.0.0.1 and opens
-# psql; later calls reuse it.  The server keeps running after psql exits
+# (tools/doctest/fixture-pg.sql, the database the doc tests run every
+# PostgreSQL example in, in order), starts the server on 127.0.0.1, prints
+# the PG* variables a client connects with and opens psql; later calls
+# reuse it.  The server keeps running after psql exits
 # (connect other clients to the port printed); `make psql-stop` stops it.
 #
 #   [PG=MAJOR] tools/psql.sh [--stop]     (default: the newest released major)
@@ -46,9 +48,11 @@ fi
 psql=("$bin/psql" -X -h 127.0.0.1 -p "$port" -U postgres)
 if [ -z "$("${psql[@]}" -d postgres -Atc "SELECT 1 FROM pg_database WHERE datname = 'bloomfilter'")" ]; then
     "${psql[@]}" -q -d postgres -c "CREATE DATABASE bloomfilter"
-    "${psql[@]}" -q -v ON_ERROR_STOP=1 -d bloomfilter -c "CREATE EXTENSION bloomfilter" -f tools/doctest/fixture-pg.sql >/dev/null
+    "${psql[@]}" -q -v ON_ERROR_STOP=1 -d bloomfilter -f tools/doctest/fixture-pg.sql >/dev/null
     echo "psql.sh: database bloomfilter: the extension and the README's example tables (tools/doctest/fixture-pg.sql)"
 fi
+# What another client needs (libpq reads these: psql, psycopg's connect(''), ...).
+echo "psql.sh: connect from a client with: export PGHOST=127.0.0.1 PGPORT=$port PGUSER=postgres PGDATABASE=bloomfilter"
 # A fresh build after a change: the server loads the new module in new sessions.
 "${psql[@]}" -q -d bloomfilter -c "ALTER EXTENSION bloomfilter UPDATE" 2>/dev/null || true
 exec "${psql[@]}" -d bloomfilter "$@"

@@ -84,6 +84,8 @@ static void test_fold_refuses_sizes_that_do_not_divide(void)
     CHECK(bloom_check_fold(&c, 2000, &err) == BLOOM_E_INVALID_ARGUMENT);
     CHECK(strstr(err.message, "shrinks") != NULL);
     CHECK(bloom_check_fold(&c, 0, &err) == BLOOM_E_INVALID_ARGUMENT);
+    CHECK(bloom_check_fold(&c, -64, &err) == BLOOM_E_INVALID_ARGUMENT);
+    CHECK(strstr(err.message, "to -64:") != NULL); /* as given, not as 0 */
     CHECK(bloom_check_fold(&c, 250, &err) == BLOOM_OK);
     CHECK(bloom_check_fold(&b, 100, &err) == BLOOM_E_INVALID_ARGUMENT);
     CHECK(strstr(err.message, "256-bit blocks") != NULL);

@@ -57,6 +57,25 @@ static void test_size_checks(void)
     CHECK(bloom_size_for_capacity(BLOOM_LAYOUT_BLOCKED, INT64_MAX, 1e-300, 1 << 20, &nbits, &k,
                                   &err) == BLOOM_E_LIMIT);
     CHECK(strstr(err.message, "needs at least") != NULL);
+    /* in bytes on both sides, with the largest capacity that fits: it does,
+     * and one more does not */
+    uint64_t max = 1000000;
+    CHECK(bloom_size_for_capacity(BLOOM_LAYOUT_CLASSIC, 10000000, 0.01, max, &nbits, &k, &err) ==
+          BLOOM_E_LIMIT);
+    CHECK(strstr(err.message, "bits") == NULL);
+    const char *largest = strstr(err.message, "capacity of at most ");
+    CHECK(largest != NULL);
+    if (largest != NULL) {
+        int64_t n = strtoll(largest + strlen("capacity of at most "), NULL, 10);
+        CHECK(n > 0 && bloom_size_for_capacity(BLOOM_LAYOUT_CLASSIC, n, 0.01, max, &nbits, &k,
+                                               NULL) == BLOOM_OK);
+        CHECK(bloom_size_for_capacity(BLOOM_LAYOUT_CLASSIC, n + 1, 0.01, max, &nbits, &k, NULL) ==
+              BLOOM_E_LIMIT);
+    }
+    /* a subnormal rate: 1/p overflows, -log2(p) does not */
+    CHECK(bloom_size_for_capacity(BLOOM_LAYOUT_CLASSIC, 1000, 1e-320, max, &nbits, &k, &err) ==
+          BLOOM_E_LIMIT);
+    CHECK(strstr(err.message, "inf") == NULL && strstr(err.message, "fits no capacity") != NULL);
 
     CHECK(bloom_size_explicit(BLOOM_LAYOUT_CLASSIC, 64, 3, 0, &err) == BLOOM_OK);
     CHECK(bloom_size_explicit(BLOOM_LAYOUT_CLASSIC, -64, 3, 0, &err) == BLOOM_E_INVALID_ARGUMENT);

@@ -359,6 +359,9 @@ static void test_scalable_combine(void)
     /* no intersection; no union with other growth or a classic filter */
     CHECK(bloom_combine_size(&a, &b, BLOOM_OP_INTERSECT, &len, NULL, &err) == BLOOM_E_INVALID_ARGUMENT);
     CHECK(strstr(err.message, "have no intersection") != NULL);
+    /* the same parameters on both sides are said once */
+    CHECK(strstr(err.message, "both have layout scalable") != NULL &&
+          strstr(err.message, "right has") == NULL);
     size_t lc;
     bloom_filter c, d;
     void *bc = empty(BLOOM_LAYOUT_SCALABLE, 200, 0.01, 0, &lc, &c);

@@ -14,6 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The largest filter an engine stores at its defaults: SQLite's
+ * SQLITE_LIMIT_LENGTH (10^9) less the row margin of sqlite/values.c
+ * (bf_max_filter_bytes); PostgreSQL's is smaller (BLOOM_PG_MAX_FILTER_BYTES,
+ * 511 MiB of bits).  A larger filter could be built here but stored nowhere. */
+#define BFPY_MAX_FILTER_BYTES UINT64_C(999998976)
+
 #if defined(__GNUC__) || defined(__clang__)
 #define BFPY_EXPORT __attribute__((visibility("default")))
 #else
@@ -51,7 +57,7 @@ BFPY_EXPORT int bfpy_combine_size(const uint8_t *a, size_t alen, const uint8_t *
                                   int is_union, size_t *size, char *msg);
 BFPY_EXPORT int bfpy_combine(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
                              int is_union, uint8_t *out, size_t outlen, char *msg);
-BFPY_EXPORT int bfpy_check_fold(const uint8_t *buf, size_t len, uint64_t nbits, char *msg);
+BFPY_EXPORT int bfpy_check_fold(const uint8_t *buf, size_t len, int64_t nbits, char *msg);
 BFPY_EXPORT int bfpy_fold(const uint8_t *buf, size_t len, uint64_t nbits, uint8_t *out,
                           size_t outlen, char *msg);
 BFPY_EXPORT double bfpy_cardinality(const uint8_t *buf, size_t len);
@@ -107,7 +113,9 @@ int bfpy_params_for_capacity(int layout, uint64_t capacity, double fpr, uint64_t
 int bfpy_check_params(int layout, uint64_t nbits, unsigned nhashes, char *msg)
 {
     bloom_error err;
-    if (bloom_check_params(layout, nbits, nhashes, &err) != BLOOM_OK)
+    if (bloom_check_params(layout, nbits, nhashes, &err) != BLOOM_OK ||
+        bloom_check_host_size(bloom_layout_size(layout, nbits), BFPY_MAX_FILTER_BYTES, &err) !=
+            BLOOM_OK)
         return fail(&err, msg);
     return BLOOM_OK;
 }
@@ -120,7 +128,7 @@ size_t bfpy_layout_size(int layout, uint64_t nbits)
 int bfpy_empty_size(int layout, int64_t capacity, double fpr, size_t *size, char *msg)
 {
     bloom_error err;
-    if (bloom_empty_size(layout, capacity, fpr, 0, size, &err) != BLOOM_OK)
+    if (bloom_empty_size(layout, capacity, fpr, BFPY_MAX_FILTER_BYTES, size, &err) != BLOOM_OK)
         return fail(&err, msg);
     return BLOOM_OK;
 }
@@ -225,7 +233,7 @@ int bfpy_insert(uint8_t *buf, size_t len, const uint64_t *hashes, size_t n, unsi
     memcpy(copy, buf, len);
     f = view(copy, len);
     record_kinds(&f, kinds, type_oid);
-    bloom_status st = bloom_insert(&heap, 0, &copy, &len, &f, hashes, n, &err);
+    bloom_status st = bloom_insert(&heap, BFPY_MAX_FILTER_BYTES, &copy, &len, &f, hashes, n, &err);
     *out = copy;
     *outlen = len;
     return st == BLOOM_OK ? BLOOM_OK : fail(&err, msg);
@@ -286,7 +294,7 @@ int bfpy_combine(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen, i
 
 /* Whether the filter folds to nbits (the core's check), before the caller
  * allocates the result's bloom_serialized_size(nbits) bytes. */
-int bfpy_check_fold(const uint8_t *buf, size_t len, uint64_t nbits, char *msg)
+int bfpy_check_fold(const uint8_t *buf, size_t len, int64_t nbits, char *msg)
 {
     bloom_filter f = view(buf, len);
     bloom_error err;
@@ -334,6 +342,7 @@ int bfpy_build(int layout, double fpr, uint64_t seed, const uint64_t *hashes, si
     *out = NULL;
     if (bloom_builder_create(&heap, layout, fpr, seed, &b, &err) != BLOOM_OK)
         return fail(&err, msg);
+    bloom_builder_set_host(b, BFPY_MAX_FILTER_BYTES, NULL, NULL);
     for (unsigned cls = 1; cls <= BLOOM_KINDS_KNOWN; cls <<= 1)
         if (kinds & cls)
             bloom_builder_add_kind(b, cls, cls == BLOOM_KIND_TYPED ? type_oid : 0);

@@ -51,7 +51,7 @@ def _load():
                                       c_char_p]),
         'bfpy_combine': (c_int, [c_void_p, c_size_t, c_void_p, c_size_t, c_int, c_void_p, c_size_t,
                                  c_char_p]),
-        'bfpy_check_fold': (c_int, [c_void_p, c_size_t, c_uint64, c_char_p]),
+        'bfpy_check_fold': (c_int, [c_void_p, c_size_t, c_int64, c_char_p]),
         'bfpy_fold': (c_int, [c_void_p, c_size_t, c_uint64, c_void_p, c_size_t, c_char_p]),
         'bfpy_cardinality': (c_double, [c_void_p, c_size_t]),
         'bfpy_fpr': (c_double, [c_void_p, c_size_t]),

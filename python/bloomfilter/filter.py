@@ -225,6 +225,9 @@ class BloomFilter:
     __slots__ = ('_buf', 'layout', 'nbits', 'nhashes', 'seed')
 
     def __init__(self, capacity, fpr=0.01, seed=0, layout='classic'):
+        # a float with an integral value, as SQL's bloom_empty(1e6) takes it
+        if isinstance(capacity, float) and capacity.is_integer():
+            capacity = int(capacity)
         if not isinstance(capacity, int) or capacity <= 0:
             raise BloomError(1, f'capacity must be a positive integer, got {capacity!r}')
         if capacity > INT64_MAX:
@@ -448,11 +451,12 @@ class BloomFilter:
 
     def fold(self, nbits):
         """bloom_fold: the filter at nbits bits, a divisor of its size."""
-        if not isinstance(nbits, int) or not 0 <= nbits < 1 << 64:
-            raise BloomError(1, f'nbits must be an unsigned 64-bit integer, got {nbits!r}')
+        if not isinstance(nbits, int) or not -(1 << 63) <= nbits < 1 << 63:
+            raise BloomError(1, f'nbits must be a 64-bit integer, got {nbits!r}')
         msg = ctypes.create_string_buffer(MESSAGE_SIZE)
-        # The core's check first: the result's buffer is allocated only for
-        # a size that divides this one (fold(2**36) is refused, not 8 GiB).
+        # The core's check first (as SQL's bigint, signed): the result's
+        # buffer is allocated only for a size that divides this one
+        # (fold(2**36) is refused, not 8 GiB).
         _check(lib.bfpy_check_fold(self._buf, len(self._buf), nbits, msg), msg)
         size = lib.bfpy_layout_size(LAYOUT_IDS[self.layout], nbits)
         out = (ctypes.c_ubyte * size)()

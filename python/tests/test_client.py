@@ -93,8 +93,10 @@ class FoldTest(unittest.TestCase):
             BloomFilter.with_params(96, 3).fold(64)
         with self.assertRaisesRegex(BloomError, 'whole number of 256-bit blocks'):
             BloomFilter(1000, layout='blocked').fold(128)
-        for bad in (-1, 2 ** 64, 1.5, '64'):
-            with self.assertRaisesRegex(BloomError, 'unsigned 64-bit integer'):
+        with self.assertRaisesRegex(BloomError, 'cannot fold a filter of .* to -64:'):
+            f.fold(-64)  # as SQL says it, not as 0
+        for bad in (2 ** 64, 1.5, '64'):
+            with self.assertRaisesRegex(BloomError, '64-bit integer'):
                 f.fold(bad)
 
     def test_fold_still_folds(self):
@@ -102,6 +104,25 @@ class FoldTest(unittest.TestCase):
         half = f.fold(f.nbits // 2)
         self.assertEqual(half.nbits, f.nbits // 2)
         self.assertTrue(all(v in half for v in range(100)))
+
+
+class CapacityTest(unittest.TestCase):
+    def test_integral_float_as_sql_takes_it(self):
+        self.assertEqual(bytes(BloomFilter(1e6)), bytes(BloomFilter(1000000)))
+        self.assertEqual(bytes(BloomFilter(1e3, 0.001)), bytes(BloomFilter(1000, 0.001)))
+        for bad in (1.5, float('inf'), float('nan'), 0.0, -1e6):
+            with self.assertRaisesRegex(BloomError, 'capacity must be a positive integer'):
+                BloomFilter(bad)
+
+    def test_refused_where_no_engine_stores_it(self):
+        # 1 GiB would be built and then stored nowhere; the message is SQL's
+        # bloom_empty(500000000) in SQLite, with the largest that fits
+        with self.assertRaisesRegex(BloomError, 'capacity 500000000 at false-positive rate 0.01 '
+                                    'needs 1073741856 bytes; a value holds at most 999998976 bytes, '
+                                    'which fits a capacity of at most 447721001 at this rate'):
+            BloomFilter(500000000)
+        with self.assertRaisesRegex(BloomError, 'a value holds at most 999998976 bytes'):
+            BloomFilter.with_params(2 ** 33, 7)
 
 
 class TextFormTest(unittest.TestCase):

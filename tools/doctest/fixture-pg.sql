@@ -7,6 +7,11 @@
 --   small     (k, region), big (k, v)              a Bloom join: 2,000 keys, 50,000 rows
 --   sales     (id, customer_id, amount)            the remote table of the postgres_fdw recipe
 -- No table holds a filter: the examples build their own (daily, key_filters, filters).
+-- This is `make psql`'s database (tools/psql.sh) and the one every PostgreSQL
+-- example of the docs runs in, in order (tools/doctest.py): a table an
+-- example creates is not made here.
+CREATE EXTENSION IF NOT EXISTS bloomfilter;
+
 CREATE TABLE customers (id bigint PRIMARY KEY, country text NOT NULL, segment text NOT NULL,
                         vip boolean NOT NULL);
 INSERT INTO customers

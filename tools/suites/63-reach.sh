@@ -64,7 +64,7 @@ fi
 /usr/bin/python3 - README.md "$out/example.py" <<'PY'
 import re, sys
 text = open(sys.argv[1], encoding='utf-8').read()
-m = re.search(r'<!-- doctest: file="example.py" -->\n```python\n(.*?)```', text, re.S)
+m = re.search(r'<!-- doctest: file="build/examples/example.py" -->\n```python\n(.*?)```', text, re.S)
 open(sys.argv[2], 'w', encoding='utf-8').write(m.group(1))
 PY
 if in_fresh python example.py >"$out/example.log" 2>&1; then

@@ -110,3 +110,13 @@ WITH RECURSIVE s(v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM s WHERE v < 400000)
 SELECT length(bloom_add(bloom_empty(2000000), 1));
 SELECT length(bloom_ref(bloom_empty(2000000)));
 SELECT length(bloom_union(bloom_empty(2000000), bloom_empty(2000000)));
+-- Every row's capacity and fpr must give the group's size, as in PostgreSQL
+-- (another capacity of the same size class is accepted there and here).
+WITH RECURSIVE s(v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM s WHERE v < 10)
+SELECT bloom_agg(v, 100 + v % 2, 0.01) = bloom_agg(v, 101, 0.01) AS same_size_class FROM s;
+WITH RECURSIVE s(v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM s WHERE v < 10)
+SELECT bloom_agg(v, CASE WHEN v < 5 THEN 100 ELSE 100000 END, 0.01) FROM s;
+WITH RECURSIVE s(v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM s WHERE v < 10)
+SELECT bloom_agg(v, 100, CASE WHEN v < 5 THEN 0.01 ELSE 0.000001 END) FROM s;
+WITH RECURSIVE s(v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM s WHERE v < 10)
+SELECT bloom_agg(v, CASE WHEN v < 5 THEN 100 END, 0.01) FROM s;

@@ -87,3 +87,17 @@ UPDATE bad SET f = substr(bloom_empty(1000), 1, 64) WHERE f IS NOT NULL;
 SELECT * FROM bloom_search('bad', 'f', 1);
 CREATE TABLE norowid (k INTEGER PRIMARY KEY, f BLOB) WITHOUT ROWID;
 SELECT * FROM bloom_search('norowid', 'f', 1);
+-- Filters on both sides of the size read whole with the row (8 KiB): the
+-- same answers as bloom_contains, small ones from their row, larger ones in
+-- the bytes a probe needs.
+CREATE TABLE sizes (id INTEGER PRIMARY KEY, f BLOB);
+INSERT INTO sizes
+SELECT value, bloom_add_all(bloom_empty(value * 50, 0.01, 0, CASE WHEN value % 2 = 0 THEN 'classic' ELSE 'blocked' END),
+                            (SELECT json_group_array(g.value * 3 + s.value % 3) FROM generate_series(0, 99) g))
+FROM generate_series(1, 300) s;
+SELECT sum(length(f) <= 8192) AS whole, sum(length(f) > 8192) AS in_slices FROM sizes;
+SELECT count(*) AS probes,
+       sum((SELECT group_concat(id) FROM (SELECT id FROM sizes WHERE bloom_contains(f, p.value) ORDER BY id)) IS
+           (SELECT group_concat(id) FROM (SELECT id FROM bloom_search('sizes', 'f', p.value) ORDER BY id))) AS same
+FROM generate_series(0, 400) p;
+DROP TABLE sizes;
