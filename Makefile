@@ -5,7 +5,7 @@
 #                on every supported PostgreSQL major (PG=17 make test: one)
 #   make bench   benchmarks, each against a baseline in the same run
 #   make bench-tpch [SF=1]   runtime filters on against off, queries derived
-#                from TPC-H (SF=1: about 30 min with data made and loaded)
+#                from TPC-H (SF=1: about 25 min with data made and loaded)
 #   make bench-tpcds [SF=1]  the same for TPC-DS (SF=1: hours; QUERIES=Q3,Q7)
 #   make deb     Debian packages (PostgreSQL, one per major, and SQLite) in build/deb/
 #   make wheel   a Python wheel carrying the core and the SQLite extension (build/wheel/)
