@@ -384,7 +384,7 @@ END $fn$;
 SET enable_seqscan = off;
 BEGIN;
 SELECT pg_temp.shows_one_search('SELECT id FROM bs_big WHERE f @> 4242') AS one_index_search;
-SELECT pg_stat_get_xact_numscans('bs_big_f_idx'::regclass) AS counted;
+SELECT pg_stat_get_xact_numscans('bs_big_f_idx'::regclass) > 0 AS counted;
 COMMIT;
 RESET enable_seqscan;
 
