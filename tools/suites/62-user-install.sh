@@ -79,9 +79,16 @@ SQL
 check "the module called through the extension, then LOADed from plugins: one library" test $? -eq 0
 
 if [ "$major" -ge 18 ]; then
-    # A pristine server tree (the cache, which never holds the extension) and
-    # a directory of a non-root user's own.
-    pristine=$("$TL_ROOT/tools/postgres.sh" "$major" 2>/dev/null | tail -n 1)
+    # A pristine server tree (a copy of the cached one, hard links, with
+    # whatever bloomfilter a hand-run install left in the cache unlinked from
+    # the copy) and a directory of a non-root user's own.
+    cache_bin=$("$TL_ROOT/tools/postgres.sh" "$major" 2>/dev/null | tail -n 1)
+    copy=$PGC_DIR/pristine
+    cp -al "${cache_bin%/usr/lib/postgresql/$major/bin}" "$copy" 2>/dev/null ||
+        cp -a "${cache_bin%/usr/lib/postgresql/$major/bin}" "$copy"
+    pristine=$copy/usr/lib/postgresql/$major/bin
+    rm -rf "$("$pristine/pg_config" --sharedir)"/extension/bloomfilter* \
+        "$("$pristine/pg_config" --pkglibdir)"/bloomfilter.so "$("$pristine/pg_config" --pkglibdir)"/plugins
     userdir=$PGC_DIR/home-ext
     pgc_as_owner mkdir -p "$userdir"
     # DESTDIR, not prefix=: a server laid out as Debian's has absolute
