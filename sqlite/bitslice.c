@@ -654,8 +654,7 @@ static int query(bs_index *ix, bf_stored_probe *probe, sqlite3_int64 **out, int 
     while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         sqlite3_int64 rid = sqlite3_column_int64(st, 0);
         naside++;
-        rc = sqlite3_column_type(st, 1) == SQLITE_INTEGER &&
-                     sqlite3_column_int64(st, 1) == bf_to_int64(bs_sum(BS_SUM_ASIDE, &rid, 1, NULL, 0))
+        rc = bs_aside_sum_ok(st, 1, rid)
                  ? push(ix, &cands, rid)
                  : bs_corrupt(ix, "a row kept aside does not match its checksum");
     }

@@ -141,6 +141,9 @@ int bs_fail_db(bs_index *ix, int rc);
 int bs_corrupt(bs_index *ix, const char *what);
 /* The checksum of a row: its integer fields, then a blob (len may be 0). */
 uint64_t bs_sum(int tag, const sqlite3_int64 *fields, int nfields, const void *blob, size_t len);
+/* A row kept aside carries the checksum of its rowid: whether column col
+ * of st's current row is that of rid. */
+int bs_aside_sum_ok(sqlite3_stmt *st, int col, sqlite3_int64 rid);
 /* The checksum of NAME_config's settings. */
 sqlite3_int64 bs_config_sum(const char *table, const char *column, uint64_t max_nbits,
                             sqlite3_int64 version);

@@ -818,6 +818,17 @@ static int signature_of(bs_index *ix, sqlite3_value *v, bloom_geometry *geo, uin
     return target != 0 && bloom_signature(&f, ix->max_nbits, target, geo, bits);
 }
 
+static sqlite3_int64 aside_sum(sqlite3_int64 rid)
+{
+    return bf_to_int64(bs_sum(BS_SUM_ASIDE, &rid, 1, NULL, 0));
+}
+
+int bs_aside_sum_ok(sqlite3_stmt *st, int col, sqlite3_int64 rid)
+{
+    return sqlite3_column_type(st, col) == SQLITE_INTEGER &&
+           sqlite3_column_int64(st, col) == aside_sum(rid);
+}
+
 static int put_aside(bs_index *ix, sqlite3_int64 rid)
 {
     sqlite3_stmt *st = bs_stmt(ix, BS_ASIDE_INSERT);
@@ -825,7 +836,7 @@ static int put_aside(bs_index *ix, sqlite3_int64 rid)
     if (st == NULL)
         return SQLITE_ERROR;
     sqlite3_bind_int64(st, 1, rid);
-    sqlite3_bind_int64(st, 2, bf_to_int64(bs_sum(BS_SUM_ASIDE, &rid, 1, NULL, 0)));
+    sqlite3_bind_int64(st, 2, aside_sum(rid));
     if ((rc = done(ix, st)) != SQLITE_OK)
         return rc;
     return bs_config_add(ix, "aside", 1);
@@ -1028,9 +1039,7 @@ static int aside_has(bs_index *ix, sqlite3_int64 rid, int *has)
         return SQLITE_ERROR;
     sqlite3_bind_int64(st, 1, rid);
     int rc = sqlite3_step(st);
-    int ok = rc != SQLITE_ROW || (sqlite3_column_type(st, 0) == SQLITE_INTEGER &&
-                                  sqlite3_column_int64(st, 0) ==
-                                      bf_to_int64(bs_sum(BS_SUM_ASIDE, &rid, 1, NULL, 0)));
+    int ok = rc != SQLITE_ROW || bs_aside_sum_ok(st, 0, rid);
     sqlite3_reset(st);
     if (rc != SQLITE_ROW && rc != SQLITE_DONE)
         return bs_fail_db(ix, rc);
