@@ -1,18 +1,6 @@
 # bloomfilter: one C core (core/), two hosts (pg/, sqlite/).
 #
-#   make demo    the main job on SQLite, no server (README's first command)
-#   make test    installs what is missing (apt-get), builds, runs every suite
-#                on every supported PostgreSQL major (PG=17 make test: one)
-#   make bench   benchmarks, each against a baseline in the same run
-#   make bench-tpch [SF=1]   runtime filters on against off, queries derived
-#                from TPC-H (SF=1: about 25 min with data made and loaded)
-#   make bench-tpcds [SF=1]  the same for TPC-DS (SF=1: hours; QUERIES=Q3,Q7)
-#   make deb     Debian packages (PostgreSQL, one per major, and SQLite) in build/deb/
-#   make wheel   a Python wheel carrying the core and the SQLite extension (build/wheel/)
-#   make npm     an npm package carrying the SQLite extension (build/npm/)
-#   make dist    the PGXN release archive (build/dist/)
-#   make psql    psql on a server of your own, the extension and the README's
-#                example tables created (PG=17 make psql; make psql-stop)
+#   make help    the targets, one line each
 #
 #   make [PG_CONFIG=.../pg_config] [install|installcheck|uninstall]
 #                the SQLite extension (build/bloomfilter.so) and, when a
@@ -76,7 +64,7 @@ include bench/bench.mk
 include tools/warnings.mk
 include fuzz/fuzz.mk
 
-.PHONY: all clean test demo bench deps deb wheel npm dist psql psql-stop
+.PHONY: all clean test demo bench deps deb wheel npm dist psql psql-stop help
 clean: pg-clean
 	rm -rf build core/*.o pg/*.o bloomfilter.so results regression.diffs regression.out
 
@@ -107,4 +95,45 @@ psql:
 	@tools/psql.sh
 psql-stop:
 	@tools/psql.sh --stop
+
+# One line a target; the bench targets with their rough run time on a 2-core
+# machine (docs/PERFORMANCE.md has what each measures).  Not the default goal.
+help:
+	@printf '%-26s %s\n' \
+	'make' 'the SQLite extension (build/bloomfilter.so); with a pg_config, the PostgreSQL one too' \
+	'make install' 'install the PostgreSQL extension (PG_CONFIG=.../pg_config for another server)' \
+	'make installcheck' 'pg_regress against the installed extension' \
+	'make uninstall' 'remove the installed PostgreSQL extension' \
+	'make sqlite' 'the SQLite extension alone' \
+	'make clean' 'remove build/' \
+	'make deps' 'install the build and test dependencies (apt-get)' \
+	'make demo' 'the main job on SQLite, no server: a filter, a Bloom join, timed' \
+	'make test' 'every suite on every PostgreSQL major (PG=17, SUITES="pg fdw": fewer)' \
+	'make core-test' 'the core unit tests, under ASan and UBSan' \
+	'make warnings' 'every C file with -Werror (CC=clang; warnings-c, warnings-pg: a part)' \
+	'make sqlite-static-test' 'the SQLite extension linked into a program' \
+	'make sqlite-version-test' 'the load-time check of the least SQLite version' \
+	'make fuzz' 'each fuzz target under libFuzzer for FUZZ_TIME seconds (60)' \
+	'make fuzz-replay' 'each fuzz target on its seed corpus, without libFuzzer' \
+	'make fuzz-seeds' 'rewrite the seed corpora in fuzz/corpus/' \
+	'make psql' 'psql on a server of your own, with the examples'"'"' tables (PG=16: another major)' \
+	'make psql-stop' 'stop that server' \
+	'make deb' 'Debian packages: one per PostgreSQL major, and the SQLite one (build/deb/)' \
+	'make wheel' 'the Python wheel; installing it needs no compiler (build/wheel/)' \
+	'make npm' 'the npm package of the SQLite extension (build/npm/)' \
+	'make dist' 'the PGXN release archive (build/dist/)' \
+	'make bench' 'every benchmark below but tpch, tpcds and citus (about 1 hour)' \
+	'make bench-core' 'the core: probes at the hardware limit, the layouts (about 10 min)' \
+	'make bench-compose' 'size classes and estimates, no timings (about 1 min)' \
+	'make bench-variants' 'counting and scalable filters, rollups, no timings (about 1 min)' \
+	'make bench-sqlite' 'the SQLite extension on a 10M-row table (about 15 min)' \
+	'make bench-pg' 'the four bench-pg-* below and bench_pg.sh, PG=17 for another major (about 45 min)' \
+	'make bench-pg-batched' 'a constant filter probed row by row and in batches (about 5 min)' \
+	'make bench-pg-stored' 'a table of stored filters probed row by row (about 5 min)' \
+	'make bench-pg-bitslice' 'the bloom_bitslice index against a sequential scan (about 15 min)' \
+	'make bench-pg-runtime' 'runtime filters on against off, single joins (about 15 min)' \
+	'make bench-citus' 'bloom_agg on a Citus cluster against a local table (a few min)' \
+	'make bench-tpch' 'runtime filters on the 22 queries derived from TPC-H, SF=1 (about 25 min)' \
+	'make bench-tpcds' 'the same on the 99 derived from TPC-DS, SF=1 (hours; QUERIES=Q3,Q7: some)' \
+	'make help' 'this list'
 endif

@@ -17,7 +17,7 @@ PG_HOW += or get a server of any supported major with tools/postgres.sh MAJOR, t
 PG_HOW += make PG_CONFIG=/path/to/pg_config
 ifeq ($(PGXS),)
   ifneq ($(filter command line environment,$(origin PG_CONFIG)),)
-    ifeq ($(filter clean deps demo sqlite,$(MAKECMDGOALS)),$(MAKECMDGOALS))
+    ifeq ($(filter clean deps demo help sqlite,$(MAKECMDGOALS)),$(MAKECMDGOALS))
       ifneq ($(MAKECMDGOALS),)
         PG_UNUSABLE =
       else
@@ -36,7 +36,7 @@ all:
 $(PG_TARGETS):
 	@echo "make $@: no pg_config on PATH: $(PG_HOW)" >&2; exit 1
 else ifeq ($(filter $(PG_MAJOR),$(PG_MAJORS)),)
-  ifneq ($(filter-out clean deps demo sqlite,$(or $(MAKECMDGOALS),all)),)
+  ifneq ($(filter-out clean deps demo help sqlite,$(or $(MAKECMDGOALS),all)),)
     $(error $(PG_CONFIG) is PostgreSQL $(or $(PG_MAJOR),of an unknown major) ($(PG_VERSION_STRING)): this extension supports PostgreSQL $(PG_MAJORS) (pg/majors))
   endif
 else
