@@ -79,6 +79,12 @@ Further annotation words:
 
 An annotation may span lines (`<!-- doctest:` on its first, `-->` on its last).
 
+Links: every relative link of a page's prose (`[text](path)`, `[text](path#anchor)`,
+`[text](#anchor)`) must name a file of the tree, and, where it names an anchor of
+a .md page, one of that page's headings as GitHub spells its anchor.  A broken
+link is a failed test; a page whose links all resolve, one passed test.  Checked
+in the run without --engine-blocks-only (66-docs).
+
 A fenced block of any other kind, or one without a classification, fails.
 Ends with "docs: N passed, M failed" and exits 1 on any failure.
 """
@@ -189,6 +195,63 @@ def annotation_above(lines, fence):
         first -= 1
     n = NOTE.match('\n'.join(lines[first:j + 1]))
     return ' '.join(n.group(1).split()) if n else ''
+
+
+# ---- links ----------------------------------------------------------------
+
+LINK = re.compile(r'\[(?:[^\]`]|`[^`]*`)*\]\(([^)\s]+)\)')
+HEADING = re.compile(r'^#{1,6}\s+(.*?)\s*#*\s*$')
+
+
+def prose_lines(page):
+    """(line number, text) of the lines outside fenced blocks, inline code removed."""
+    with open(os.path.join(ROOT, page), encoding='utf-8') as f:
+        lines = f.read().split('\n')
+    fence = None
+    for number, line in enumerate(lines, 1):
+        m = FENCE.match(line)
+        if fence is None and m:
+            fence = m.group(2)
+        elif fence is not None and re.match(r'^ *' + re.escape(fence[0]) + '{%d,}\\s*$' % len(fence), line):
+            fence = None
+        elif fence is None:
+            yield number, line
+
+
+def anchors_of(page):
+    """The anchors GitHub gives the headings of PAGE: the heading's text in
+    lower case, without punctuation but - and _, spaces as hyphens, a repeated
+    one suffixed -1, -2, ..."""
+    seen, anchors = {}, set()
+    for _, line in prose_lines(page):
+        m = HEADING.match(line)
+        if not m:
+            continue
+        text = re.sub(r'\[([^\]]*)\]\([^)]*\)', r'\1', m.group(1)).replace('`', '')
+        slug = re.sub(r'[^\w\- ]', '', text.lower()).replace(' ', '-')
+        n = seen.get(slug, 0)
+        seen[slug] = n + 1
+        anchors.add(slug if n == 0 else f'{slug}-{n}')
+    return anchors
+
+
+def links_of(page):
+    """(line number, target) of every relative link of PAGE's prose."""
+    for number, line in prose_lines(page):
+        for target in LINK.findall(re.sub(r'`[^`]*`', '``', line)):
+            if not re.match(r'^[a-z][a-z0-9+.-]*:', target):
+                yield number, target
+
+
+def broken_link(page, target):
+    """Why TARGET, a link of PAGE, leads nowhere ('' when it resolves)."""
+    path, _, anchor = target.partition('#')
+    name = os.path.normpath(os.path.join(os.path.dirname(page), path)) if path else page
+    if not os.path.exists(os.path.join(ROOT, name)):
+        return f'no file {name}'
+    if anchor and name.endswith('.md') and anchor not in anchors_of(name):
+        return f'no heading of {name} has the anchor #{anchor}'
+    return ''
 
 
 # ---- SQL statements -------------------------------------------------------
@@ -628,6 +691,8 @@ class Run:
                 self.result(b, False, '', str(e))
             except (subprocess.TimeoutExpired, sqlite3.Error, OSError) as e:
                 self.result(b, False, '', f'{type(e).__name__}: {e}')
+        if not self.engine_blocks_only:
+            self.links(page)
         for name, b in p.files.items():
             if p.file_used[name] is None:
                 continue  # its block needs an engine not selected
@@ -637,6 +702,16 @@ class Run:
             else:
                 self.result(b, False, f'[file {name}]', 'no passing block of this page uses it')
         p.remove()
+
+    def links(self, page):
+        """Every relative link of the page leads to a file, and to one of its
+        headings where it names an anchor: a test each broken link, or one for
+        the page."""
+        broken = [(n, t, why) for n, t in links_of(page) for why in [broken_link(page, t)] if why]
+        for number, target, why in broken:
+            self.result(Block(page, number, 'link', target, {}), False, f'[link {target}]', why)
+        if not broken:
+            self.result(Block(page, 1, 'links', '', {}), True, '[every relative link resolves]')
 
     def block(self, p, b, log):
         notes = b.notes
@@ -828,12 +903,13 @@ class Page:
 # ---- main -----------------------------------------------------------------
 
 def selftest(page, engines, pg):
-    """The runner itself: every block of PAGE is wrong and must fail (those of
-    an engine not selected are not run)."""
+    """The runner itself: every block and every link of PAGE is wrong and
+    must fail (blocks of an engine not selected are not run)."""
     run = Run(engines, False, Postgres('doctest_selftest') if pg else None)
     with contextlib.redirect_stdout(io.StringIO()) as quiet:  # its FAILED lines are expected
         run.page(page)
-    ok = run.passed == 0 and run.failed == len(blocks_of(page)) - run.not_selected
+    wrong = len(blocks_of(page)) - run.not_selected + len(list(links_of(page)))
+    ok = run.passed == 0 and run.failed == wrong
     if not ok:
         print(quiet.getvalue(), end='')
     print(f'{"ok -" if ok else "FAILED -"} self-test: {run.failed} of the {run.passed + run.failed} '
