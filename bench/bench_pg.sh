@@ -12,7 +12,7 @@
 #                                      100k-, 1M- and 10M-element filters
 #   both layouts                    bloom_agg and the probe at 10M distinct, blocked
 #                                      next to classic (bloomfilter.default_layout)
-#   sliced probes of stored filters bench/bench_pg_sliced.sh (make bench-pg-sliced)
+#   piecewise probes of stored filters bench/bench_pg_stored.sh (make bench-pg-stored)
 #   Bloom join recipe               vs the plain hash semi-join
 #                                      10M-row fact table, 1%-selective dimension
 #   GROUP BY g, bloom_agg(x)        vs array_agg(x), beside hll_add_agg

@@ -91,7 +91,7 @@ SELECT layout, col, pg_column_size(f) > 20000 AS out_of_line FROM bscan_filters 
 -- A stored filter of 1 MiB or more is read whole, once, into a cache-aligned
 -- buffer: uncompressed (the type's STORAGE external) straight from its TOAST
 -- chunks, compressed by detoasting first.  Batched and row by row (where the
--- sliced probes give way to a whole read after a few rows), each answers as
+-- piecewise probes give way to a whole read after a few rows), each answers as
 -- the same filter held in memory, and every member passes.
 CREATE TABLE bscan_big (storage text, f bloom);
 INSERT INTO bscan_big SELECT 'external', bloom_agg(i8, 1000000, 0.01) FROM bscan_keys WHERE id % 3 = 0;
