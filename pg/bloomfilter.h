@@ -405,6 +405,18 @@ bloom_call_hasher(FunctionCallInfo fcinfo, BloomCallCache *cache, int argno)
 	return &cache->hasher;
 }
 
+/* ---- probes as the planner sees them (planner_support.c) ---- */
+
+/* The SQL functions behind bloom_contains, @> and <@ (functions.c). */
+extern PGDLLEXPORT Datum bloom_contains(PG_FUNCTION_ARGS);
+extern PGDLLEXPORT Datum bloom_contained_in(PG_FUNCTION_ARGS);
+
+/*
+ * Which argument of function funcid is the filter: 0 for bloom_contains
+ * (and @>), 1 for contained_in_bloom (<@), -1 for any other function.
+ */
+extern int	bloom_probe_filter_argno(Oid funcid);
+
 /* ---- the aggregate state type bloom_builder (builder_type.c) ---- */
 
 /*
