@@ -138,8 +138,8 @@ static bloom_status front_full(bloom_builder *b, bloom_error *err)
         return front_resize(b, b->front_slots * 2, err);
     /* Fewer repeats than new values since the last spill: the column has
      * more distinct values than the front holds, and a probe there only
-     * delays the append (1.8x sum() instead of 1.4x at 10^5 distinct
-     * values in PostgreSQL).  The partitions deduplicate on their own. */
+     * delays the append (bench-pg: bloom_agg against sum()).  The
+     * partitions deduplicate on their own. */
     bool bypass = b->front_hits < b->front_used;
     b->front_hits = 0;
     bloom_status st = spill(b, err);
@@ -151,7 +151,7 @@ static bloom_status front_full(bloom_builder *b, bloom_error *err)
 
 /* Appends the hashes that bypassed the front, a batch at a time: the
  * partitions' cache lines are then touched in a burst, not between the
- * host's per-row work (4 ns a row less inside PostgreSQL). */
+ * host's per-row work, which evicts them. */
 static bloom_status flush_pending(bloom_builder *b, bloom_error *err)
 {
     store *s = b->store;
