@@ -6,7 +6,7 @@ build/bench/bench_core: bench/bench_core.c $(CORE_SRCS) $(CORE_HDRS)
 	$(CC) $(BENCH_CFLAGS) -o $@ bench/bench_core.c $(CORE_SRCS) -lm
 
 .PHONY: bench bench-core bench-compose bench-variants
-# First the core at the hardware limit (issue 22: ratios to a textbook filter
+# First the core at the hardware limit (ratios to a textbook filter
 # and to one memory access, with their goals; alone: bench_core --limits).
 bench-core: build/bench/bench_core
 	build/bench/bench_core

@@ -307,8 +307,8 @@ static bloom_status add_by_region(void *ctx, const uint64_t *hashes, size_t n, b
 }
 
 /* The final filter's bits: a classic filter of 8 to 64 MiB a region at a
- * time (10^7 values into 16 MiB: 193 ms by fetching each bit's line ahead,
- * 118-120 this way), with buckets of the filter's size for as long as the
+ * time (a region's bits stay in the cache while they are set, where
+ * fetching each bit's line ahead still waits on memory), with buckets of the filter's size for as long as the
  * fill; without them if they cannot be had.  (A blocked filter gains
  * nothing: the partitions are by the hash's top byte, which picks the
  * block, so each partition's blocks are already neighbours.) */
