@@ -4,9 +4,8 @@
 -- exactly as a probe of the whole value (f::bytea::bloom is an in-memory
 -- copy, always read whole).
 SET max_parallel_workers_per_gather = 0;
--- the count of piecewise probes this backend made (a test-only entry point)
-CREATE FUNCTION pg_temp.stored_probes() RETURNS bigint
-    AS '$libdir/bloomfilter', 'bloom_debug_stored_probes' LANGUAGE C STRICT;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\i :abs_srcdir/sql/include/stored_probes.sql
 -- whether a probe of a new filter reads pieces (stored_probe.c): a value of
 -- more than 4 TOAST chunks (1996 bytes each), and more than 4 a probed
 -- byte for a probe of k bytes (classic); smaller ones are read whole

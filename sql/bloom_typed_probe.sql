@@ -164,8 +164,7 @@ DROP TABLE visits, words;
 
 -- Stored out of line: probed from its TOAST chunks (stored_probe.c), each
 -- reading a probe of its own.
-CREATE FUNCTION pg_temp.stored_probes() RETURNS bigint
-    AS '$libdir/bloomfilter', 'bloom_debug_stored_probes' LANGUAGE C STRICT;
+\i :abs_srcdir/sql/include/stored_probes.sql
 CREATE TABLE stored_typed (id int, f bloom);
 ALTER TABLE stored_typed ALTER COLUMN f SET STORAGE EXTERNAL;
 SET bloomfilter.default_layout = 'blocked';
