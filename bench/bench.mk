@@ -6,7 +6,7 @@ build/bench/bench_core: bench/bench_core.c $(CORE_SRCS) $(CORE_HDRS)
 	$(CC) $(BENCH_CFLAGS) -o $@ bench/bench_core.c $(CORE_SRCS) -lm
 
 .PHONY: bench bench-core bench-compose bench-variants
-# First the core at the hardware limit (issue 22: ratios to a textbook filter
+# First the core at the hardware limit (ratios to a textbook filter
 # and to one memory access, with their goals; alone: bench_core --limits).
 bench-core: build/bench/bench_core
 	build/bench/bench_core
@@ -31,14 +31,14 @@ bench-variants: build/bench/bench_variants
 
 # PostgreSQL benchmarks against built-in baselines, in one throwaway server
 # of the major PG (default: the first of pg/majors): PG=18 make bench-pg.
-.PHONY: bench-pg bench-pg-sliced bench-pg-batched bench-pg-bitslice bench-pg-runtime bench-citus
+.PHONY: bench-pg bench-pg-stored bench-pg-batched bench-pg-bitslice bench-pg-runtime bench-citus
 bench-pg:
 	tools/install-deps.sh --quiet bench
-	bench/run_pg.sh bench/bench_pg.sh bench/bench_pg_sliced.sh bench/bench_pg_batched.sh \
+	bench/run_pg.sh bench/bench_pg.sh bench/bench_pg_stored.sh bench/bench_pg_batched.sh \
 	    bench/bench_pg_bitslice.sh bench/bench_pg_runtime.sh
-# Sliced probes of stored filters alone (also part of bench-pg).
-bench-pg-sliced:
-	bench/run_pg.sh bench/bench_pg_sliced.sh
+# Piecewise probes of stored filters alone (also part of bench-pg).
+bench-pg-stored:
+	bench/run_pg.sh bench/bench_pg_stored.sh
 # The batched probe scan alone, row by row against batched (also part of bench-pg).
 bench-pg-batched:
 	bench/run_pg.sh bench/bench_pg_batched.sh

@@ -1,6 +1,6 @@
 /*
  * bench_compose.c - what filters that compose cost and how well their
- * estimates hold (issue 9; quoted in docs/FORMAT.md "Size classes"):
+ * estimates hold (quoted in docs/FORMAT.md "Size classes"):
  *
  * 1. Sizing: the self-sizing builder's size against the optimum
  *    (-n ln p / ln^2 2 bits) and its measured false-positive rate, at

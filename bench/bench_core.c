@@ -5,7 +5,7 @@
  *   first (bench_limits, also alone: --limits [--quick]): insert and probe,
  *   classic and blocked, in L2, beyond it and beyond every cache, next to a
  *   textbook filter (double hashing) and to one memory access (a pointer
- *   chase over a buffer as big as the filter), with the goals of issue 22;
+ *   chase over a buffer as big as the filter), with their goals;
  *   then the same against k seeded hash calls and a modulo each, with the
  *   false-positive rates; partial states; the layouts side by side.
  *
@@ -686,7 +686,7 @@ int main(int argc, char **argv)
         {"in L2 cache: 10^5 values, 128 KiB (blocked 256 KiB)", 100000, 100000, 1000000, 5},
         /* 2^31 bits, 256 MiB: the size class of 220M values at 1% (classic,
          * up to 223.8M; blocked takes 2^32 bits from 204M).  The textbook
-         * filter takes ~5 minutes to fill at this size, so it gets its first
+         * filter takes minutes to fill at this size, so it gets its first
          * 2 * 10^7 values only: its adds and present probes touch k lines
          * whatever the fill, its absent probes stop earlier in an emptier
          * filter (which flatters it). */

@@ -12,7 +12,7 @@
 #                                      100k-, 1M- and 10M-element filters
 #   both layouts                    bloom_agg and the probe at 10M distinct, blocked
 #                                      next to classic (bloomfilter.default_layout)
-#   sliced probes of stored filters bench/bench_pg_sliced.sh (make bench-pg-sliced)
+#   piecewise probes of stored filters bench/bench_pg_stored.sh (make bench-pg-stored)
 #   Bloom join recipe               vs the plain hash semi-join
 #                                      10M-row fact table, 1%-selective dimension
 #   GROUP BY g, bloom_agg(x)        vs array_agg(x), beside hll_add_agg
@@ -31,7 +31,7 @@
 # hex: that is its own row (how rounds one to eight measured it).
 # Each query's time is also taken as the backend's CPU time (/proc/self/schedstat),
 # which load from elsewhere on a shared machine disturbs less; the goals (table
-# `goals`, issue 22 for bloom_agg) are checked on that ratio.
+# `goals`) are checked on that ratio.
 set -eu
 ROWS=${BENCH_ROWS:-10000000}
 RUNS=${BENCH_RUNS:-5}
@@ -93,7 +93,7 @@ INSERT INTO queries (name, query, baseline) VALUES
 SELECT count(*) FROM t \\g /dev/null
 SELECT count(*) FROM fact \\g /dev/null
 CREATE TEMP TABLE timings (name text, round int, ms float8, cpu_ms float8);
--- goals on the CPU-time ratio to the baseline (issue 22): bloom_agg, and a
+-- goals on the CPU-time ratio to the baseline: bloom_agg, and a
 -- stored filter beyond the caches probed within 1.5x hashint8; the goals of
 -- the other queries are in docs/POSTGRESQL.md
 CREATE TEMP TABLE goals (name text PRIMARY KEY, goal float8);
@@ -158,8 +158,8 @@ FROM unnest(ARRAY[$GROUP_COUNTS]) n,
              (3, 'bloom_agg(x), sorted', 'bloom_agg(x)', false),
              (4, 'hll_add_agg(hll_hash_bigint(x))', 'hll_add_agg(hll_hash_bigint(x))', true)) a(ord, name, agg, hashed)
 -- not hll at 10^6 groups: its 139 KB memory context a group makes the hash
--- aggregate's memory check walk every group's context per row (297 s on a
--- quiet run, docs/POSTGRESQL.md; over 20 minutes on a loaded one)
+-- aggregate's memory check walk every group's context per row (it would
+-- run for minutes: docs/POSTGRESQL.md)
 WHERE n < 1000000 OR a.ord <> 4
 ORDER BY n, a.ord;
 CREATE TEMP TABLE gtimings (ord int, round int, ms float8, peak_kb float8);
@@ -192,7 +192,7 @@ SELECT r.groups AS "groups (3 values each)", r.name AS "query", round(r.ms::nume
        CASE WHEN r.name = 'array_agg(x)' THEN 'baseline' ELSE round((r.ms / b.ms)::numeric, 2) || 'x' END AS "time / array_agg",
        CASE WHEN r.peak_kb IS NULL THEN '' ELSE round(r.peak_kb * 1024 / r.groups) || ' B' END AS "peak memory / group",
        CASE WHEN r.peak_kb IS NULL OR r.name = 'array_agg(x)' THEN '' ELSE round((r.peak_kb / b.peak_kb)::numeric, 2) || 'x' END AS "memory / array_agg",
-       -- issue 22: a small group's bloom_agg state, with PostgreSQL's hash table, within 256 bytes
+       -- goal: a small group's bloom_agg state, with PostgreSQL's hash table, within 256 bytes
        CASE WHEN r.name <> 'bloom_agg(x)' OR r.peak_kb IS NULL THEN '' ELSE '<= 256 B' END AS "goal",
        CASE WHEN r.name <> 'bloom_agg(x)' OR r.peak_kb IS NULL THEN ''
             WHEN r.peak_kb * 1024 / r.groups <= 256 THEN 'met' ELSE 'MISSED' END AS "met"

@@ -112,7 +112,7 @@ INSERT INTO queries (name, query, baseline) VALUES
   ('hash semi-join (fact 10M, dim 1%)', 'SELECT count(*), sum(amount) FROM batched_fact f WHERE f.k IN (SELECT k FROM batched_dim WHERE selected)', NULL),
   ('Bloom join recipe, row by row', 'SELECT batched_join(false)', 'hash semi-join (fact 10M, dim 1%)'),
   ('Bloom join recipe, batched', 'SELECT batched_join(true)', 'hash semi-join (fact 10M, dim 1%)');
--- goals (issue 22): a stored filter beyond the caches within 1.5x hashint8
+-- goals: a stored filter beyond the caches within 1.5x hashint8
 CREATE TEMP TABLE goals (name text, goal float8);
 INSERT INTO goals VALUES
   ('bloom_contains(f, y), f 10M classic, batched', 1.5),

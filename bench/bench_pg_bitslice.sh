@@ -6,7 +6,7 @@
 #
 #   probe   20 values, SELECT count(*) ... WHERE f @> v, through the index
 #           (enable_seqscan off; the plan the planner picks by itself is
-#           printed too) against the sequential scan with sliced probes
+#           printed too) against the sequential scan with piecewise probes
 #           (enable_bitmapscan off), the same counts asserted;
 #   build   CREATE INDEX against a bloom_union_agg(f) over the same column
 #           (both read every filter once);

@@ -7,10 +7,10 @@ Every time is the process CPU time of the whole statement, the best of R
 rounds; a round runs each statement of a section once, in turn, so a burst
 of load from elsewhere on a shared machine lands on one round of a
 statement and its baseline alike, not on every run of one of them.  A ratio
-is a statement's time over its baseline's.  Goals are those of issue 3,
-and of issue 22 for bloom_agg(value) at 100k and all distinct values and
-for the probe section.  The probe section also measures, for each filter
-size, the floor under any probe SQLite calls row at a time: a function
+is a statement's time over its baseline's, checked against the
+statement's goal where it has one (bloom_agg(value) at 100k and all
+distinct values, the probe section, ...).  The probe section also
+measures, for each filter size, the floor under any probe SQLite calls row at a time: a function
 that hashes the row's value and reads one line of a buffer that size
 (bench/bench_sqlite_floor.c, which make bench-sqlite builds).
 """
@@ -150,7 +150,7 @@ if section("agg"):
     ])
 
 if section("probe"):
-    # Goal (issue 22): within 1.2x of abs() at every size.  Row at a time,
+    # Goal: within 1.2x of abs() at every size.  Row at a time,
     # a filter beyond the caches costs a memory access a row (classic: k).
     print("-- probing every row (ratio to the abs() scan)")
     base_probe = "count(*) WHERE abs(x) >= 0   [baseline]"

@@ -1,6 +1,6 @@
 /*
  * bench_variants.c - what the counting and scalable layouts cost, and how
- * rollups of filters of different size classes hold up (issue 21; quoted in
+ * rollups of filters of different size classes hold up (quoted in
  * docs/FORMAT.md "Counting layout", "Scalable layout" and README "Rollups"):
  *
  * 1. Scalable: a filter of bloom_empty(n0, 1%, 0, 'scalable') after t n0

@@ -656,7 +656,8 @@ typedef struct bloom_builder_run {
 } bloom_builder_run;
 /* bloom_builder_add_hash, with its commonest case inline: when the values
  * are mostly distinct the builder takes hashes in runs of 64 and appends
- * them in a burst, and a call per value cost a hot loop 1-2 ns. */
+ * them in a burst, and a call per value would be much of a hot loop's
+ * cost. */
 static inline bloom_status bloom_builder_add_hash_inline(bloom_builder *b, uint64_t hash,
                                                          bloom_error *err)
 {

@@ -138,8 +138,8 @@ static bloom_status front_full(bloom_builder *b, bloom_error *err)
         return front_resize(b, b->front_slots * 2, err);
     /* Fewer repeats than new values since the last spill: the column has
      * more distinct values than the front holds, and a probe there only
-     * delays the append (1.8x sum() instead of 1.4x at 10^5 distinct
-     * values in PostgreSQL).  The partitions deduplicate on their own. */
+     * delays the append (bench-pg: bloom_agg against sum()).  The
+     * partitions deduplicate on their own. */
     bool bypass = b->front_hits < b->front_used;
     b->front_hits = 0;
     bloom_status st = spill(b, err);
@@ -151,7 +151,7 @@ static bloom_status front_full(bloom_builder *b, bloom_error *err)
 
 /* Appends the hashes that bypassed the front, a batch at a time: the
  * partitions' cache lines are then touched in a burst, not between the
- * host's per-row work (4 ns a row less inside PostgreSQL). */
+ * host's per-row work, which evicts them. */
 static bloom_status flush_pending(bloom_builder *b, bloom_error *err)
 {
     store *s = b->store;
@@ -307,8 +307,8 @@ static bloom_status add_by_region(void *ctx, const uint64_t *hashes, size_t n, b
 }
 
 /* The final filter's bits: a classic filter of 8 to 64 MiB a region at a
- * time (10^7 values into 16 MiB: 193 ms by fetching each bit's line ahead,
- * 118-120 this way), with buckets of the filter's size for as long as the
+ * time (a region's bits stay in the cache while they are set, where
+ * fetching each bit's line ahead still waits on memory), with buckets of the filter's size for as long as the
  * fill; without them if they cannot be had.  (A blocked filter gains
  * nothing: the partitions are by the hash's top byte, which picks the
  * block, so each partition's blocks are already neighbours.) */

@@ -118,10 +118,10 @@ bloom_status builder_choose_size(bloom_builder *b, bloom_error *err)
  * their lower bounds add up to one on the distinct count, and every hash
  * held (tails, front) is an upper bound.  Both ends in one size class fix
  * the count's class too (the class grows with the count), so the size is
- * known without the pass, which took 70-80 ms of a 700 ms bloom_agg at 10^7
- * distinct values; the bounds take about 20.  Only past the trial sizes,
- * and while the hashes held exceed the lower bound by at most an eighth, so
- * that the finish adds few hashes twice.
+ * known without the pass, a sizeable part of a bloom_agg of many distinct
+ * values, from bounds that cost far less (bench-core).  Only past the
+ * trial sizes, and while the hashes held exceed the lower bound by at most
+ * an eighth, so that the finish adds few hashes twice.
  */
 bool builder_size_from_bounds(bloom_builder *b)
 {

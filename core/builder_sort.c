@@ -402,9 +402,9 @@ static size_t merge_prefix(const part *p, size_t prefix, const uint64_t *tail, s
  * tail was nearly all new, since passes over a partition that keeps growing
  * find little (the final pass covers it all anyway); at four times if it
  * was mostly repeats, since each such pass copies and indexes the whole
- * prefix to drop them (at 10^5 distinct values among 10^7 rows, passes at
- * twice the size cost about 2 ns a row more, at eight 1.8 times the memory
- * of four for little); else at twice.  A partition holds at most 8 times
+ * prefix to drop them (with few distinct values among many rows, passes at
+ * twice the size cost time a row, and passes at eight hold more memory than
+ * at four for little); else at twice.  A partition holds at most 8 times
  * its distinct hashes (about 9 when builder_store.c puts a pass off). */
 static void schedule_next(part *p, size_t prefix, size_t tail, size_t u)
 {

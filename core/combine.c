@@ -329,8 +329,8 @@ static uint64_t stage_words(const bloom_filter *s)
  * one column usually are), so a result word is a[w] | b[w] or a[w] & b[w].
  * The general loops find each word through the stage lists and, on the
  * baseline x86-64 the library is built for, count bits with a libgcc call
- * a word: a union of two 16 MiB filters took 20 ms of a 26 ms
- * bloom_union_agg row that way.
+ * a word, which was most of a bloom_union_agg row's time (bench-pg
+ * measures bloom_union_agg).
  */
 static bool one_array_each(const plan *p, const stack *sa, const stack *sb)
 {

@@ -13,7 +13,7 @@ BLOOM_HIDDEN_BEGIN
 /* Every multi-byte field of the format is little-endian, whatever the host.
  * On a little-endian host the helpers are one load or store: writing eight
  * bytes one at a time and reading them back as a word would stall store
- * forwarding (it made hashing an int64 six times slower). */
+ * forwarding, and hashing an int64 would wait on it. */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define BLOOM_HOST_LE 1
 #else
@@ -128,7 +128,7 @@ enum {
     CLASSIC_REGION_BITS = 21, /* 256 KiB of the filter */
     CLASSIC_REGIONS_MIN = 32,
     CLASSIC_REGIONS_MAX = 256,
-    CLASSIC_REGION_SLOTS = 1 << 16, /* 256 KiB of offsets, the region's size (half: 8% slower) */
+    CLASSIC_REGION_SLOTS = 1 << 16, /* 256 KiB of offsets, the region's size (half: twice the flushes) */
     CLASSIC_REGION_STRIDE = CLASSIC_REGION_SLOTS + 48 /* buckets start on different cache sets */
 };
 typedef struct classic_regions {

@@ -55,11 +55,11 @@ static inline bool test_block(const uint8_t *block, uint64_t hash)
 }
 
 /* A probe is one line: prefetch the block of hash j + DISTANCE while
- * testing hash j, so about DISTANCE misses overlap.  40, not 16: a batch of
- * a 512 MiB filter's probes took 10.5 ns a probe instead of 11.7, and
- * PostgreSQL's batched scan of a 16 MiB filter 1.44x hashint8 instead of
- * 1.50x (it had fetched each block as its row was read, which stalled the
- * reading more than it saved the probe). */
+ * testing hash j, so about DISTANCE misses overlap.  40, not 16: more
+ * misses in flight serve both a batch of a filter far larger than the
+ * caches (bench-core) and PostgreSQL's batched scan (bench-pg-batched),
+ * which had fetched each block as its row was read, stalling the reading
+ * more than it saved the probe. */
 enum { DISTANCE = 40 };
 
 /* The probes, written once for each way of testing a block. */

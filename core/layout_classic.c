@@ -74,7 +74,7 @@ static inline __attribute__((always_inline)) void add_k(bloom_filter *f, uint64_
 
 /* In cache, no early exit: for absent values (most probes of a Bloom join)
  * the exit point is random and its mispredicted branch costs more than the
- * loads it saves (in L3 too: 10^7 values, 11 MiB, 25 ns against 46).  Out
+ * loads it saves (in L3 too; bench-core probes filters of every size).  Out
  * of every cache each load is a miss to memory, and stopping at the
  * first clear bit (after two probes on average) saves the other misses. */
 enum { EARLY_EXIT_BYTES = 64 << 20 }; /* beyond any last-level cache here */
@@ -160,8 +160,8 @@ static inline __attribute__((always_inline)) void positions_k(uint64_t hash, uin
 /* A filter larger than the cache costs a miss per bit set: the positions of
  * hash j + AHEAD are computed and fetched while hash j's bits are set, so
  * about AHEAD hashes' misses are in flight all the time (computing a batch
- * of 8, then setting it, kept fewer: 10^7 values into 16 MiB took 210 ms
- * that way, 171 this way).  Fetched into L1 (prefetcht0): a set reads the
+ * of 8, then setting it, kept fewer in flight, and was slower: bench-core's
+ * inserts).  Fetched into L1 (prefetcht0): a set reads the
  * byte first, and the write hint without -mprfchw only reaches L2. */
 enum { AHEAD = 8 };
 
@@ -253,7 +253,7 @@ static inline __attribute__((always_inline)) void add_by_region_k(bloom_filter *
                 uint32_t *at = r->end[pos >> CLASSIC_REGION_BITS];
                 /* the bucket's line two ahead: with 32-256 buckets written
                  * at random, a store whose line is not there holds up the
-                 * stores behind it (126-129 -> 118-120 ms for 10^7 values) */
+                 * stores behind it */
                 BLOOM_PREFETCH_WRITE(at + 32);
                 *at = (uint32_t)(pos & offset_mask);
                 r->end[pos >> CLASSIC_REGION_BITS] = at + 1;

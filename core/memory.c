@@ -3,10 +3,11 @@
  * system offers them on request (Linux with transparent huge pages in
  * "madvise" mode, Debian's default).
  *
- * Why: a first touch costs one page fault per 4 KiB page, and on the
- * virtual machines measured a fault costs about 10 us, so filling 80 MB of
- * builder hashes spent 200 ms in the kernel; with 2 MiB pages, 5 ms.  Large
- * filters gain too: a probe misses the TLB less.
+ * Why: a first touch costs one page fault per 4 KiB page, and on a
+ * virtual machine a fault is dear, so filling a builder's hashes could
+ * spend much of its time in the kernel; a 2 MiB page takes one fault where
+ * 4 KiB pages take 512.  Large filters gain too: a probe misses the TLB
+ * less.
  */
 #if defined(__linux__)
 #define _DEFAULT_SOURCE 1 /* madvise under -std=c11 */

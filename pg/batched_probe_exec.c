@@ -8,8 +8,8 @@
  * hashes their keys as bloom_contains does (hashing.c), probes the batch
  * (bloom_contains_hashes, which fetches the lines of the probes ahead, so
  * that their misses overlap; fetching each key's lines as its row was read
- * stalled the reading more than it saved: 1.50x hashint8 against 1.44x for
- * a 16 MiB blocked filter), and returns the survivors one by one through
+ * stalled the reading more than it saved, as bench-pg-batched shows), and
+ * returns the survivors one by one through
  * ExecScan, which checks the other quals and projects.  Rows whose key or
  * filter is NULL are not returned (the function is STRICT, so the qual is
  * NULL there).

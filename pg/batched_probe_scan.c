@@ -21,7 +21,7 @@
  *
  * Cost: the planner charges a probe of a filter that is the same for the
  * whole scan one operator cost per row whatever the filter's size (a probe
- * of a column of stored filters, 100: probe_cost below); the batched scan
+ * of a column of stored filters, 100: planner_support.c); the batched scan
  * is charged half of it, so it wins over
  * the same seq scan and competes with other paths (an index scan on another
  * qual) as a seq scan would; it is disabled where the seq scan is
@@ -29,34 +29,22 @@
  */
 #include "bloomfilter.h"
 #include "batched_probe.h"
-#include "bitslice.h"
-#include "runtime_filter.h"
 
 #include <limits.h>
 
-#include "access/htup_details.h"
 #include "access/table.h"
 #include "catalog/pg_am.h"
 #include "catalog/pg_class.h"
-#include "catalog/pg_language.h"
-#include "catalog/pg_proc.h"
 #include "nodes/extensible.h"
 #include "nodes/nodeFuncs.h"
-#include "nodes/supportnodes.h"
 #include "optimizer/clauses.h"
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/pathnode.h"
 #include "optimizer/paths.h"
 #include "optimizer/restrictinfo.h"
-#include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/rel.h"
-#include "utils/syscache.h"
-
-/* the SQL functions behind bloom_contains, @> and <@ (functions.c) */
-extern PGDLLEXPORT Datum bloom_contains(PG_FUNCTION_ARGS);
-extern PGDLLEXPORT Datum bloom_contained_in(PG_FUNCTION_ARGS);
 
 bool		bloomfilter_enable_batched_probe = true;
 int			bloomfilter_batched_probe_min_size = 1024;
@@ -70,47 +58,6 @@ static const CustomPathMethods path_methods = {
 	.CustomName = BLOOM_BATCHED_PROBE_NAME,
 	.PlanCustomPath = plan_path,
 };
-
-/*
- * Which argument of function funcid is the filter: 0 for bloom_contains
- * (and @>), 1 for contained_in_bloom (<@), -1 for any other function.  The
- * SQL names may live in any schema; the C function is what identifies them.
- */
-static int
-filter_argno(Oid funcid)
-{
-	HeapTuple	tuple;
-	bool		candidate = false;
-	FmgrInfo	flinfo;
-
-	tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcid));
-	if (!HeapTupleIsValid(tuple))
-		return -1;
-	if (((Form_pg_proc) GETSTRUCT(tuple))->prolang == ClanguageId)
-	{
-		bool		isnull;
-		Datum		src = SysCacheGetAttr(PROCOID, tuple, Anum_pg_proc_prosrc, &isnull);
-
-		if (!isnull)
-		{
-			char	   *name = TextDatumGetCString(src);
-
-			candidate = strcmp(name, "bloom_contains") == 0 ||
-				strcmp(name, "bloom_contained_in") == 0;
-			pfree(name);
-		}
-	}
-	ReleaseSysCache(tuple);
-	if (!candidate)
-		return -1;
-	/* the same symbol of another library is not ours */
-	fmgr_info(funcid, &flinfo);
-	if (flinfo.fn_addr == bloom_contains)
-		return 0;
-	if (flinfo.fn_addr == bloom_contained_in)
-		return 1;
-	return -1;
-}
 
 /*
  * The filter and key of clause when it is a probe this scan can take:
@@ -139,7 +86,7 @@ probe_args(Expr *clause, Expr **filter, Expr **key)
 		return false;
 	if (list_length(args) != 2 || funcid < FirstNormalObjectId)
 		return false;
-	argno = filter_argno(funcid);
+	argno = bloom_probe_filter_argno(funcid);
 	if (argno < 0)
 		return false;
 	*filter = list_nth(args, argno);
@@ -258,75 +205,6 @@ offer_paths(PlannerInfo *root, RelOptInfo *rel, Index rti, RangeTblEntry *rte)
 		if (workers > 0)
 			add_partial_path(rel, make_path(root, rel, probe, workers));
 	}
-}
-
-/*
- * A probe whose filter differs from row to row (a column of stored
- * filters) reads a filter on every row: detoasted whole, or its header and
- * the TOAST chunks it probes, microseconds against the nanoseconds of a
- * comparison.  It is charged a SQL function's default cost, 100 operator
- * costs, so that the planner tests a row's cheap quals first: left at the
- * function's cost of 1, the probe went ahead of an equality on the day or
- * tenant (the planner puts the quals it derives from equalities last), and
- * read every row's filter.  A filter that is the same for the whole scan
- * keeps the function's cost.
- */
-#define STORED_PROBE_COST 100
-
-static Node *
-probe_cost(SupportRequestCost *req)
-{
-	List	   *args;
-	int			argno;
-
-	if (req->node != NULL && IsA(req->node, FuncExpr))
-		args = ((FuncExpr *) req->node)->args;
-	else if (req->node != NULL && IsA(req->node, OpExpr))
-		args = ((OpExpr *) req->node)->args;
-	else
-		return NULL;
-	if (list_length(args) != 2)
-		return NULL;
-	argno = filter_argno(req->funcid);
-	if (argno < 0 || !contain_var_clause(list_nth(args, argno)))
-		return NULL;
-	req->per_tuple = STORED_PROBE_COST * cpu_operator_cost;
-	return (Node *) req;
-}
-
-/*
- * bloom_contains_support(internal): the planner support function of
- * bloom_contains and contained_in_bloom.  The planner calls it while it
- * simplifies a query, before it plans the scans, which loads this module,
- * and so installs the hook above, in a session that has not used a filter
- * yet.  It answers three requests: the index conditions of a bloom_bitslice
- * index (bitslice_plan.c), the cost of a probe of stored filters (above),
- * and one estimate: the condition of a remote runtime filter
- * (runtime_filter_plan.c), whose filter is a placeholder while the query is
- * planned, keeps every row, so that the plan is the one without it.
- */
-PG_FUNCTION_INFO_V1(bloom_contains_support);
-
-Datum
-bloom_contains_support(PG_FUNCTION_ARGS)
-{
-	Node	   *request = (Node *) PG_GETARG_POINTER(0);
-
-	if (IsA(request, SupportRequestIndexCondition))
-		PG_RETURN_POINTER(bs_index_condition(request));
-	if (IsA(request, SupportRequestCost))
-		PG_RETURN_POINTER(probe_cost((SupportRequestCost *) request));
-	if (IsA(request, SupportRequestSelectivity))
-	{
-		SupportRequestSelectivity *req = (SupportRequestSelectivity *) request;
-
-		if (list_length(req->args) == 2 && bloom_runtime_is_placeholder(linitial(req->args)))
-		{
-			req->selectivity = 1.0;
-			PG_RETURN_POINTER(req);
-		}
-	}
-	PG_RETURN_POINTER(NULL);
 }
 
 static Plan *

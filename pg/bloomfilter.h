@@ -140,12 +140,12 @@ typedef struct BloomArgCache
 	Size		plain_len;
 	uint8		plain_header[BLOOM_HEADER_SIZE];
 	bloom_filter plain_view;
-	/* the last stored value probed in slices (sliced_probe.c): how many
+	/* the last stored value probed in pieces (stored_probe.c): how many
 	 * calls in a row saw it, and after how many it is read whole */
-	bool		sliced_valid;
-	varatt_external sliced_last;
-	uint32		sliced_repeats;
-	uint32		sliced_limit;
+	bool		stored_valid;
+	varatt_external stored_last;
+	uint32		stored_repeats;
+	uint32		stored_limit;
 } BloomArgCache;
 
 /* Validate the payload of a bloom datum; errors as DATA_CORRUPTED. */
@@ -373,7 +373,7 @@ bloom_cached_stored_arg(FunctionCallInfo fcinfo, int argno, BloomArgCache *cache
 	return bloom_same_toast_pointer(&key, &cache->toast) ? &cache->view : NULL;
 }
 
-/* ---- probing a stored filter piecewise (sliced_probe.c) ---- */
+/* ---- probing a stored filter piecewise (stored_probe.c) ---- */
 
 /*
  * When argument filter_arg is an out-of-line, uncompressed value not seen on
@@ -381,7 +381,7 @@ bloom_cached_stored_arg(FunctionCallInfo fcinfo, int argno, BloomArgCache *cache
  * probe needs, set *answer and return true; else return false (the caller
  * reads the value whole, and caches it).
  */
-extern bool bloom_sliced_contains(FunctionCallInfo fcinfo, int filter_arg, int value_arg,
+extern bool bloom_stored_contains(FunctionCallInfo fcinfo, int filter_arg, int value_arg,
 								  BloomCallCache *cache, bool *answer);
 
 /* The call site's text probe, made on first use. */
@@ -404,6 +404,18 @@ bloom_call_hasher(FunctionCallInfo fcinfo, BloomCallCache *cache, int argno)
 	}
 	return &cache->hasher;
 }
+
+/* ---- probes as the planner sees them (planner_support.c) ---- */
+
+/* The SQL functions behind bloom_contains, @> and <@ (functions.c). */
+extern PGDLLEXPORT Datum bloom_contains(PG_FUNCTION_ARGS);
+extern PGDLLEXPORT Datum bloom_contained_in(PG_FUNCTION_ARGS);
+
+/*
+ * Which argument of function funcid is the filter: 0 for bloom_contains
+ * (and @>), 1 for contained_in_bloom (<@), -1 for any other function.
+ */
+extern int	bloom_probe_filter_argno(Oid funcid);
 
 /* ---- the aggregate state type bloom_builder (builder_type.c) ---- */
 

@@ -195,7 +195,7 @@ contains(FunctionCallInfo fcinfo, int filter_arg, int value_arg)
 	{
 		bool		answer;
 
-		if (bloom_sliced_contains(fcinfo, filter_arg, value_arg, cache, &answer))
+		if (bloom_stored_contains(fcinfo, filter_arg, value_arg, cache, &answer))
 			return answer;
 		bloom_read_arg(fcinfo, filter_arg, &cache->args[0], &parsed);
 		f = &parsed;

@@ -121,7 +121,7 @@ bloom_hex_out(Datum value)
 	bloom_advise_huge_pages(out, 2 * len + 3);	/* before the first touch */
 	out[0] = '\\';
 	out[1] = 'x';
-	/* two digits a byte from one table: half the time of a digit at a time */
+	/* two digits a byte from one table: one load a byte, not two */
 	for (Size i = 0; i < len; i++)
 		memcpy(out + 2 + 2 * i, hex_pairs + 2 * (unsigned char) data[i], 2);
 	out[2 + 2 * len] = '\0';

@@ -4,6 +4,7 @@
 -- must not).
 \getenv abs_srcdir PG_ABS_SRCDIR
 \i :abs_srcdir/sql/include/majors.sql
+\i :abs_srcdir/sql/include/on_and_off.sql
 SET max_parallel_workers_per_gather = 0;
 -- small constant filters are batched too
 SET bloomfilter.batched_probe_min_size = 0;
@@ -44,28 +45,10 @@ SELECT build_filters();
 -- q with the setting on and off: which plans, how many rows, same rows.
 CREATE FUNCTION batched_same(q text)
 RETURNS TABLE (batched_plan bool, plain_plan bool, row_count int, same bool)
-LANGUAGE plpgsql AS $$
-DECLARE
-    line text;
-    plan_on text := '';
-    plan_off text := '';
-    rows_on text[];
-    rows_off text[];
-BEGIN
-    PERFORM set_config('bloomfilter.enable_batched_probe', 'on', true);
-    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
-        plan_on := plan_on || line || E'\n';
-    END LOOP;
-    EXECUTE format('SELECT array_agg(r::text ORDER BY r::text) FROM (%s) r', q) INTO rows_on;
-    PERFORM set_config('bloomfilter.enable_batched_probe', 'off', true);
-    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
-        plan_off := plan_off || line || E'\n';
-    END LOOP;
-    EXECUTE format('SELECT array_agg(r::text ORDER BY r::text) FROM (%s) r', q) INTO rows_off;
-    PERFORM set_config('bloomfilter.enable_batched_probe', 'on', true);
-    RETURN QUERY SELECT plan_on LIKE '%BloomBatchedProbe%', plan_off NOT LIKE '%BloomBatchedProbe%',
-                        coalesce(cardinality(rows_on), 0), rows_on IS NOT DISTINCT FROM rows_off;
-END $$;
+LANGUAGE sql AS $$
+SELECT plan_on LIKE '%BloomBatchedProbe%', plan_off NOT LIKE '%BloomBatchedProbe%', row_count, same
+FROM pg_temp.on_and_off('bloomfilter.enable_batched_probe', q)
+$$;
 
 -- The plan: the filter is an InitPlan's result, the other quals stay quals.
 SELECT * FROM pg_temp.explain($$
@@ -91,7 +74,7 @@ SELECT layout, col, pg_column_size(f) > 20000 AS out_of_line FROM bscan_filters 
 -- A stored filter of 1 MiB or more is read whole, once, into a cache-aligned
 -- buffer: uncompressed (the type's STORAGE external) straight from its TOAST
 -- chunks, compressed by detoasting first.  Batched and row by row (where the
--- sliced probes give way to a whole read after a few rows), each answers as
+-- piecewise probes give way to a whole read after a few rows), each answers as
 -- the same filter held in memory, and every member passes.
 CREATE TABLE bscan_big (storage text, f bloom);
 INSERT INTO bscan_big SELECT 'external', bloom_agg(i8, 1000000, 0.01) FROM bscan_keys WHERE id % 3 = 0;

@@ -1,16 +1,8 @@
 -- Every error path: SQLSTATE, message and detail.
 SET extra_float_digits = 0;
 
-CREATE FUNCTION err(query text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE
-    detail text;
-BEGIN
-    EXECUTE query;
-    RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-    GET STACKED DIAGNOSTICS detail = PG_EXCEPTION_DETAIL;
-    RETURN SQLSTATE || ' ' || SQLERRM || coalesce(' | ' || nullif(detail, ''), '');
-END $$;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\i :abs_srcdir/sql/include/errors.sql
 
 -- Damage a valid filter (64 bits, 3 hashes: 32 header bytes + 8 bit bytes)
 -- field by field.  Header: magic (1-4), version (5), layout (6), hash id (7),
@@ -38,14 +30,14 @@ SELECT field, bytes FROM (SELECT bloom_empty_mk(64, 3)::bytea AS b) base, LATERA
 ) v(field, bytes);
 
 -- text input: INVALID_TEXT_REPRESENTATION (22P02) naming the field
-SELECT field, err(format('SELECT %L::bloom', '\x' || encode(bytes, 'hex'))) FROM bad ORDER BY field;
-SELECT err($$SELECT 'abc'::bloom$$);
-SELECT err($$SELECT ''::bloom$$);
-SELECT err($$SELECT '\x424c4f4'::bloom$$);
-SELECT err($$SELECT '\x424c4f4g'::bloom$$);
-SELECT err($$SELECT '\x 424c4f4d'::bloom$$);
+SELECT field, pg_temp.error_of(format('SELECT %L::bloom', '\x' || encode(bytes, 'hex'))) FROM bad ORDER BY field;
+SELECT pg_temp.error_of($$SELECT 'abc'::bloom$$);
+SELECT pg_temp.error_of($$SELECT ''::bloom$$);
+SELECT pg_temp.error_of($$SELECT '\x424c4f4'::bloom$$);
+SELECT pg_temp.error_of($$SELECT '\x424c4f4g'::bloom$$);
+SELECT pg_temp.error_of($$SELECT '\x 424c4f4d'::bloom$$);
 -- bytea cast: INVALID_BINARY_REPRESENTATION (22P03)
-SELECT field, err(format('SELECT %L::bytea::bloom', bytes)) FROM bad ORDER BY field;
+SELECT field, pg_temp.error_of(format('SELECT %L::bytea::bloom', bytes)) FROM bad ORDER BY field;
 -- binary input (bloom_recv) through COPY: the bytea column's binary form is
 -- the raw bytes, read back as bloom
 CREATE TABLE bad_one (b bytea);
@@ -66,70 +58,70 @@ SELECT '\x424c4f4d01000103000000000000000000000000000000003f00000000000000000000
 
 -- a stored value that no longer validates: DATA_CORRUPTED (XX001)
 CREATE FUNCTION unchecked_bloom(bytea) RETURNS bloom LANGUAGE internal IMMUTABLE STRICT AS 'byteasend';
-SELECT field, err(format('SELECT bloom_contains(unchecked_bloom(%L), 1)', bytes)) FROM bad
+SELECT field, pg_temp.error_of(format('SELECT bloom_contains(unchecked_bloom(%L), 1)', bytes)) FROM bad
 WHERE field IN ('magic', 'padding', 'truncated', 'a valid filter') ORDER BY field;
-SELECT err($$SELECT bloom_cardinality(unchecked_bloom('\x00'))$$);
-SELECT err($$SELECT bloom_union(bloom_empty_mk(64, 3), unchecked_bloom('\x00'))$$);
+SELECT pg_temp.error_of($$SELECT bloom_cardinality(unchecked_bloom('\x00'))$$);
+SELECT pg_temp.error_of($$SELECT bloom_union(bloom_empty_mk(64, 3), unchecked_bloom('\x00'))$$);
 
 -- parameters: INVALID_PARAMETER_VALUE (22023) and PROGRAM_LIMIT_EXCEEDED (54000)
-SELECT err('SELECT bloom_empty(0)');
-SELECT err('SELECT bloom_empty(-5)');
-SELECT err('SELECT bloom_empty(100, 0)');
-SELECT err('SELECT bloom_empty(100, 1)');
-SELECT err('SELECT bloom_empty(100, -0.1)');
-SELECT err($$SELECT bloom_empty(100, 'NaN')$$);
-SELECT err($$SELECT bloom_empty(100, 0.01, 0, 'sparse')$$);
-SELECT err('SELECT bloom_empty(1000000000, 0.01)');
-SELECT err('SELECT bloom_empty(1000000000000000, 0.01)');
-SELECT err('SELECT bloom_empty(1000000000000000, 0.01, 0, ''blocked'')');
-SELECT err('SELECT bloom_empty_mk(0, 3)');
-SELECT err('SELECT bloom_empty_mk(-64, 3)');
-SELECT err('SELECT bloom_empty_mk(64, 0)');
-SELECT err('SELECT bloom_empty_mk(64, 33)');
-SELECT err('SELECT bloom_empty_mk(64, -1)');
-SELECT err($$SELECT bloom_empty_mk(512, 7, 0, 'blocked')$$);
-SELECT err($$SELECT bloom_empty_mk(100, 8, 0, 'blocked')$$);
-SELECT err('SELECT bloom_empty_mk(8589934592, 3)');
-SELECT err('SELECT bloom_empty_mk(2199023255552, 3)');
-SELECT err($$SELECT bloom_empty_mk(64, 3, 0, '')$$);
+SELECT pg_temp.error_of('SELECT bloom_empty(0)');
+SELECT pg_temp.error_of('SELECT bloom_empty(-5)');
+SELECT pg_temp.error_of('SELECT bloom_empty(100, 0)');
+SELECT pg_temp.error_of('SELECT bloom_empty(100, 1)');
+SELECT pg_temp.error_of('SELECT bloom_empty(100, -0.1)');
+SELECT pg_temp.error_of($$SELECT bloom_empty(100, 'NaN')$$);
+SELECT pg_temp.error_of($$SELECT bloom_empty(100, 0.01, 0, 'sparse')$$);
+SELECT pg_temp.error_of('SELECT bloom_empty(1000000000, 0.01)');
+SELECT pg_temp.error_of('SELECT bloom_empty(1000000000000000, 0.01)');
+SELECT pg_temp.error_of('SELECT bloom_empty(1000000000000000, 0.01, 0, ''blocked'')');
+SELECT pg_temp.error_of('SELECT bloom_empty_mk(0, 3)');
+SELECT pg_temp.error_of('SELECT bloom_empty_mk(-64, 3)');
+SELECT pg_temp.error_of('SELECT bloom_empty_mk(64, 0)');
+SELECT pg_temp.error_of('SELECT bloom_empty_mk(64, 33)');
+SELECT pg_temp.error_of('SELECT bloom_empty_mk(64, -1)');
+SELECT pg_temp.error_of($$SELECT bloom_empty_mk(512, 7, 0, 'blocked')$$);
+SELECT pg_temp.error_of($$SELECT bloom_empty_mk(100, 8, 0, 'blocked')$$);
+SELECT pg_temp.error_of('SELECT bloom_empty_mk(8589934592, 3)');
+SELECT pg_temp.error_of('SELECT bloom_empty_mk(2199023255552, 3)');
+SELECT pg_temp.error_of($$SELECT bloom_empty_mk(64, 3, 0, '')$$);
 
 -- combining filters with different parameters names both sides
 \set VERBOSITY default
 SELECT bloom_union(bloom_empty_mk(64, 3), bloom_empty_mk(96, 3));
-SELECT err('SELECT bloom_empty_mk(64, 3) | bloom_empty_mk(64, 4)');
-SELECT err('SELECT bloom_intersect(bloom_empty_mk(64, 3), bloom_empty_mk(64, 3, 1))');
-SELECT err('SELECT bloom_empty_mk(64, 3) & bloom_empty_mk(256, 8, 0, ''blocked'')');
-SELECT err('SELECT bloom_intersect_cardinality(bloom_empty_mk(64, 3), bloom_empty_mk(96, 3))');
-SELECT err('SELECT bloom_jaccard(bloom_empty_mk(64, 3), bloom_empty_mk(96, 3))');
-SELECT err('SELECT bloom_union_agg(f) FROM (VALUES (bloom_empty_mk(64, 3)), (bloom_empty_mk(96, 3))) t(f)');
-SELECT err('SELECT bloom_intersect_agg(f) FROM (VALUES (bloom_empty_mk(64, 3)), (bloom_empty_mk(64, 2))) t(f)');
+SELECT pg_temp.error_of('SELECT bloom_empty_mk(64, 3) | bloom_empty_mk(64, 4)');
+SELECT pg_temp.error_of('SELECT bloom_intersect(bloom_empty_mk(64, 3), bloom_empty_mk(64, 3, 1))');
+SELECT pg_temp.error_of('SELECT bloom_empty_mk(64, 3) & bloom_empty_mk(256, 8, 0, ''blocked'')');
+SELECT pg_temp.error_of('SELECT bloom_intersect_cardinality(bloom_empty_mk(64, 3), bloom_empty_mk(96, 3))');
+SELECT pg_temp.error_of('SELECT bloom_jaccard(bloom_empty_mk(64, 3), bloom_empty_mk(96, 3))');
+SELECT pg_temp.error_of('SELECT bloom_union_agg(f) FROM (VALUES (bloom_empty_mk(64, 3)), (bloom_empty_mk(96, 3))) t(f)');
+SELECT pg_temp.error_of('SELECT bloom_intersect_agg(f) FROM (VALUES (bloom_empty_mk(64, 3)), (bloom_empty_mk(64, 2))) t(f)');
 
 -- fixed-size bloom_agg
-SELECT err('SELECT bloom_agg(g, 0, 0.01) FROM generate_series(1, 3) g');
-SELECT err('SELECT bloom_agg(g, 100, 1.5) FROM generate_series(1, 3) g');
-SELECT err('SELECT bloom_agg(g, NULL, 0.01) FROM generate_series(1, 3) g');
-SELECT err('SELECT bloom_agg(g, 100 * g, 0.01) FROM generate_series(1, 3) g');
+SELECT pg_temp.error_of('SELECT bloom_agg(g, 0, 0.01) FROM generate_series(1, 3) g');
+SELECT pg_temp.error_of('SELECT bloom_agg(g, 100, 1.5) FROM generate_series(1, 3) g');
+SELECT pg_temp.error_of('SELECT bloom_agg(g, NULL, 0.01) FROM generate_series(1, 3) g');
+SELECT pg_temp.error_of('SELECT bloom_agg(g, 100 * g, 0.01) FROM generate_series(1, 3) g');
 -- the same from a state beyond the caches, which adds a batch at a time
-SELECT err('SELECT bloom_agg(g, 1000000 * (1 + g / 500), 0.01) FROM generate_series(1, 600) g');
-SELECT err('SELECT bloom_agg(g, 1000000000, 0.01) FROM generate_series(1, 3) g');
+SELECT pg_temp.error_of('SELECT bloom_agg(g, 1000000 * (1 + g / 500), 0.01) FROM generate_series(1, 600) g');
+SELECT pg_temp.error_of('SELECT bloom_agg(g, 1000000000, 0.01) FROM generate_series(1, 3) g');
 
 -- bloom_agg states: text input validated; states of different settings do not combine
-SELECT err($$SELECT 'abc'::bloom_builder$$);
-SELECT err($$SELECT '\x424c4f4d0100010000000000000000007b14ae47e17a843f0000000000000000'::bloom_builder$$);
-SELECT err($$SELECT '\x424c4d420200010000000000000000007b14ae47e17a843f0000000000000000'::bloom_builder$$);
-SELECT err($$SELECT '\x424c4d420104010000000000000000007b14ae47e17a843f0000000000000000'::bloom_builder$$);
-SELECT err($$SELECT '\x424c4d420100010000000000000000000000000000000000000000000000000000'::bloom_builder$$);
-SELECT err($$SELECT '\x424c4d420100010000000000000000007b14ae47e17a843f0100000000000000'::bloom_builder$$);
+SELECT pg_temp.error_of($$SELECT 'abc'::bloom_builder$$);
+SELECT pg_temp.error_of($$SELECT '\x424c4f4d0100010000000000000000007b14ae47e17a843f0000000000000000'::bloom_builder$$);
+SELECT pg_temp.error_of($$SELECT '\x424c4d420200010000000000000000007b14ae47e17a843f0000000000000000'::bloom_builder$$);
+SELECT pg_temp.error_of($$SELECT '\x424c4d420104010000000000000000007b14ae47e17a843f0000000000000000'::bloom_builder$$);
+SELECT pg_temp.error_of($$SELECT '\x424c4d420100010000000000000000000000000000000000000000000000000000'::bloom_builder$$);
+SELECT pg_temp.error_of($$SELECT '\x424c4d420100010000000000000000007b14ae47e17a843f0100000000000000'::bloom_builder$$);
 SET bloomfilter.default_fpr = 0.05;
 CREATE TABLE state_005 AS SELECT bloom_agg_trans(NULL, 1::int8) AS s;
 RESET bloomfilter.default_fpr;
 SELECT bloom_agg_combine(bloom_agg_trans(NULL, 2::int8), s) FROM state_005;
 
 -- Parquet
-SELECT err($$SELECT bloom_from_parquet('\x00')$$);
-SELECT err($$SELECT bloom_from_parquet('\x')$$);
-SELECT err('SELECT bloom_to_parquet(bloom_empty(10))');
-SELECT err($$SELECT bloom_to_parquet(bloom_empty(10, 0.01, 3, 'blocked'))$$);
+SELECT pg_temp.error_of($$SELECT bloom_from_parquet('\x00')$$);
+SELECT pg_temp.error_of($$SELECT bloom_from_parquet('\x')$$);
+SELECT pg_temp.error_of('SELECT bloom_to_parquet(bloom_empty(10))');
+SELECT pg_temp.error_of($$SELECT bloom_to_parquet(bloom_empty(10, 0.01, 3, 'blocked'))$$);
 
 -- an untyped NULL resolves as text, and a NULL hashes to NULL
 SELECT bloom_hash(NULL) IS NULL AS null_hash;
@@ -138,8 +130,8 @@ SELECT bloom_hash(NULL) IS NULL AS null_hash;
 -- absent, or from a layout without counters, is 22023; a union of one size
 -- class that saturates where none of its members was is 54000, and says what
 -- to do.
-SELECT err($$SELECT bloom_remove(bloom_empty(10, 0.01, 0, 'counting'), 1)$$);
-SELECT err($$SELECT bloom_remove(bloom_add(bloom_empty(10), 1), 1)$$);
-SELECT err($$SELECT bloom_remove(bloom_empty(10, 0.01, 0, 'scalable'), 1)$$);
-SELECT err($$SELECT bloom_union_agg(bloom_agg) FROM (SELECT bloom_agg(v) FROM generate_series(1, 3000) v GROUP BY v % 30) s$$);
-SELECT err($$SELECT bloom_empty(10, 0.01, 0, 'sparse')$$);
+SELECT pg_temp.error_of($$SELECT bloom_remove(bloom_empty(10, 0.01, 0, 'counting'), 1)$$);
+SELECT pg_temp.error_of($$SELECT bloom_remove(bloom_add(bloom_empty(10), 1), 1)$$);
+SELECT pg_temp.error_of($$SELECT bloom_remove(bloom_empty(10, 0.01, 0, 'scalable'), 1)$$);
+SELECT pg_temp.error_of($$SELECT bloom_union_agg(bloom_agg) FROM (SELECT bloom_agg(v) FROM generate_series(1, 3000) v GROUP BY v % 30) s$$);
+SELECT pg_temp.error_of($$SELECT bloom_empty(10, 0.01, 0, 'sparse')$$);

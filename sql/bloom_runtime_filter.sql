@@ -4,6 +4,7 @@
 -- and "filtered" says whether the plan with it on has one.
 \getenv abs_srcdir PG_ABS_SRCDIR
 \i :abs_srcdir/sql/include/majors.sql
+\i :abs_srcdir/sql/include/on_and_off.sql
 -- the planner hook is in the library: loaded here as a session of an
 -- application would load it (session_preload_libraries, or LOAD)
 LOAD 'bloomfilter';
@@ -50,28 +51,13 @@ CREATE FUNCTION rf_same(q text)
 RETURNS TABLE (filtered bool, row_count int, same bool)
 LANGUAGE plpgsql AS $$
 DECLARE
-    line text;
-    plan_on text := '';
-    plan_off text := '';
-    rows_on text[];
-    rows_off text[];
+    r record;
 BEGIN
-    PERFORM set_config('bloomfilter.runtime_filter', 'on', true);
-    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
-        plan_on := plan_on || line || E'\n';
-    END LOOP;
-    EXECUTE format('SELECT array_agg(r::text ORDER BY r::text) FROM (%s) r', q) INTO rows_on;
-    PERFORM set_config('bloomfilter.runtime_filter', 'off', true);
-    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
-        plan_off := plan_off || line || E'\n';
-    END LOOP;
-    EXECUTE format('SELECT array_agg(r::text ORDER BY r::text) FROM (%s) r', q) INTO rows_off;
-    PERFORM set_config('bloomfilter.runtime_filter', 'on', true);
-    IF plan_off LIKE '%Runtime Filter%' THEN
-        RAISE EXCEPTION 'a filter with bloomfilter.runtime_filter off: %', plan_off;
+    SELECT * INTO r FROM pg_temp.on_and_off('bloomfilter.runtime_filter', q);
+    IF r.plan_off LIKE '%Runtime Filter%' THEN
+        RAISE EXCEPTION 'a filter with bloomfilter.runtime_filter off: %', r.plan_off;
     END IF;
-    RETURN QUERY SELECT plan_on LIKE '%BloomFilterBuild%', coalesce(cardinality(rows_on), 0),
-                        rows_on IS NOT DISTINCT FROM rows_off;
+    RETURN QUERY SELECT r.plan_on LIKE '%BloomFilterBuild%', r.row_count, r.same;
 END $$;
 
 -- EXPLAIN without the lines whose figures differ between majors (the Hash

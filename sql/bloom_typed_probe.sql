@@ -162,10 +162,9 @@ SELECT id FROM words WHERE f @> 'w4001';
 RESET enable_seqscan;
 DROP TABLE visits, words;
 
--- Stored out of line: probed from its TOAST chunks (sliced_probe.c), each
+-- Stored out of line: probed from its TOAST chunks (stored_probe.c), each
 -- reading a probe of its own.
-CREATE FUNCTION pg_temp.sliced_probes() RETURNS bigint
-    AS '$libdir/bloomfilter', 'bloom_debug_sliced_probes' LANGUAGE C STRICT;
+\i :abs_srcdir/sql/include/stored_probes.sql
 CREATE TABLE stored_typed (id int, f bloom);
 ALTER TABLE stored_typed ALTER COLUMN f SET STORAGE EXTERNAL;
 SET bloomfilter.default_layout = 'blocked';
@@ -177,11 +176,11 @@ SELECT 10 + i, (SELECT bloom_union(bloom_agg(g, 20000, 0.01), bloom_agg('k' || g
                 FROM generate_series(0, 99) g WHERE g % 4 = i)
 FROM generate_series(0, 3) i;
 RESET bloomfilter.default_layout;
-CREATE TEMP TABLE probes_before AS SELECT pg_temp.sliced_probes() AS n;
+CREATE TEMP TABLE probes_before AS SELECT pg_temp.stored_probes() AS n;
 SELECT id FROM stored_typed WHERE id < 10 AND f @> '2026-01-03' ORDER BY id;
 SELECT id FROM stored_typed WHERE id >= 10 AND f @> '6' ORDER BY id;
 SELECT id FROM stored_typed WHERE id >= 10 AND f @> 'k7' ORDER BY id;
-SELECT pg_temp.sliced_probes() - n AS sliced FROM probes_before;
+SELECT pg_temp.stored_probes() - n AS probes FROM probes_before;
 
 -- The batched probe scan: a column of text keys probed against one filter
 -- of integers.

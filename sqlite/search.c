@@ -18,7 +18,7 @@
  *   SELECT d.* FROM daily d JOIN bloom_search('daily', 'f', 5000000) s ON d.rowid = s.id;
  *
  * SQLite only, by design: PostgreSQL's bloom_contains reads a stored filter
- * in slices by itself (pg/sliced_probe.c).  The probe of a row is
+ * piecewise by itself (pg/stored_probe.c).  The probe of a row is
  * stored_probe.c's.  Rows whose column is NULL are skipped (no filter holds
  * anything); a row whose column is not a blob is an error, as
  * bloom_contains's would be.

@@ -10,11 +10,14 @@ never edited.  Checks, each printed "ok - ..." or "FAILED - ...":
     and every install script in pg/ is either released or the upgrade to
     the control file's version;
   - the blocks generated from tools/overloads.py's type list (the overloads
-    of the upgrade script, the tests' sample values) are what the list gives.
+    of the upgrade script, the tests' sample values) are what the list gives,
+    and a type lands in the script of the version it is tagged with, never
+    in a released one.
 
 Ends with "versions: N passed, M failed"; exit 1 on any failure."""
 import glob
 import hashlib
+import importlib.util
 import json
 import os
 import re
@@ -153,6 +156,46 @@ check(f"every install script is released or an upgrade to {version}",
 gen = subprocess.run([sys.executable, "tools/overloads.py", "--check"], capture_output=True, text=True)
 check("the generated overloads and samples match tools/overloads.py's list", gen.returncode == 0,
       (gen.stdout + gen.stderr).strip())
+
+
+def overloads_module():
+    spec = importlib.util.spec_from_file_location("overloads", "tools/overloads.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def refusal(render, *args):
+    """The message render(*args) refuses with, or None when it renders."""
+    try:
+        render(*args)
+    except SystemExit as e:
+        return str(e)
+    return None
+
+
+# A type carries the version that added it and lands in that version's
+# upgrade script alone; a released script is never what it lands in.
+ov = overloads_module()
+released_now = ov.released_scripts()
+dev_script = ov.version_script(version)
+new_type = ("bloomtest_type", "{g}::text::bloomtest_type")
+texts = ov.render(ov.TYPES + [new_type + (version,)], released_now)
+changed = sorted(path for path, (old, new) in texts.items() if old != new)
+check(f"a type tagged {version} lands in {dev_script} alone", changed == [dev_script] and
+      f"bloom_contains(filter bloom, value {new_type[0]})" in texts[dev_script][1] and
+      f"OPERATOR 1 @> (bloom, {new_type[0]})" in texts[dev_script][1], f"changed: {changed}")
+check(f"a type tagged {version} is refused once {dev_script} is released",
+      refusal(ov.render, ov.TYPES + [new_type + (version,)], released_now | {dev_script}) is not None,
+      "it would land in a released script")
+check(f"the list as it is leaves {dev_script} as it is, released or not",
+      refusal(ov.render, ov.TYPES, released_now | {dev_script}) is None,
+      refusal(ov.render, ov.TYPES, released_now | {dev_script}) or "")
+for path in sorted(released_now):
+    tag = re.fullmatch(r"pg/bloomfilter--(?:[\d.]+--)?([\d.]+)\.sql", path).group(1)
+    check(f"a type tagged {tag} is refused ({path} is released)",
+          refusal(ov.render, ov.TYPES + [new_type + (tag,)], released_now) is not None,
+          "it would land in a released script")
 
 # ---- supported PostgreSQL majors: pg/majors is the one list ----
 majors = [int(line.split("#")[0]) for line in open("pg/majors") if line.split("#")[0].strip()]

@@ -11,17 +11,6 @@
 #include <setjmp.h>
 #include <string.h>
 
-static uint8_t *finish(bloom_builder *b, bloom_filter *f)
-{
-    size_t len;
-    if (bloom_builder_result_size(b, &len, NULL) != BLOOM_OK)
-        abort();
-    uint8_t *buf = malloc(len);
-    if (bloom_builder_finish(b, buf, len, f, NULL) != BLOOM_OK)
-        abort();
-    return buf;
-}
-
 /* The issue's targets: measured rate <= 1.15 p and size <= 2.2 x the
  * optimal m for the distinct count, at p = 0.01. */
 static void check_targets(int layout, uint64_t n, int copies, double size_bound)
@@ -37,7 +26,7 @@ static void check_targets(int layout, uint64_t n, int copies, double size_bound)
     uint64_t distinct;
     CHECK(bloom_builder_distinct(b, &distinct, NULL) == BLOOM_OK && distinct == n);
     bloom_filter f;
-    uint8_t *buf = finish(b, &f);
+    uint8_t *buf = finish_builder(b, &f);
     uint64_t missing = 0;
     for (uint64_t i = 0; i < n; i++)
         missing += !bloom_contains_hash(&f, key_at(60, i));
@@ -95,20 +84,20 @@ static void test_merge_equals_serial(void)
     bloom_allocator alloc = counting_allocator(&heap);
     bloom_builder *serial = new_builder(&alloc, 0, 100000);
     bloom_filter want, got1, got2;
-    uint8_t *want_buf = finish(serial, &want);
+    uint8_t *want_buf = finish_builder(serial, &want);
     /* overlapping partials, merged in two orders */
     bloom_builder *p[4] = {new_builder(&alloc, 0, 30000), new_builder(&alloc, 25000, 60000),
                            new_builder(&alloc, 60000, 60000), new_builder(&alloc, 50000, 100000)};
     CHECK(bloom_builder_merge(p[0], p[1], NULL) == BLOOM_OK);
     CHECK(bloom_builder_merge(p[0], p[2], NULL) == BLOOM_OK);
     CHECK(bloom_builder_merge(p[0], p[3], NULL) == BLOOM_OK);
-    uint8_t *buf1 = finish(p[0], &got1);
+    uint8_t *buf1 = finish_builder(p[0], &got1);
     CHECK(bloom_equal(&want, &got1));
     CHECK(bloom_builder_merge(p[3], p[1], NULL) == BLOOM_OK);
     CHECK(bloom_builder_merge(p[2], p[3], NULL) == BLOOM_OK);
     bloom_builder *first = new_builder(&alloc, 0, 30000);
     CHECK(bloom_builder_merge(p[2], first, NULL) == BLOOM_OK);
-    uint8_t *buf2 = finish(p[2], &got2);
+    uint8_t *buf2 = finish_builder(p[2], &got2);
     CHECK(bloom_equal(&want, &got2));
     CHECK(memcmp(want_buf, buf2, bloom_serialized_size(want.nbits)) == 0);
     bloom_builder_destroy(first);
@@ -127,7 +116,7 @@ static void test_serialize_midway(void)
     bloom_allocator alloc = counting_allocator(&heap);
     bloom_builder *serial = new_builder(&alloc, 0, 20000);
     bloom_filter want, got;
-    uint8_t *want_buf = finish(serial, &want);
+    uint8_t *want_buf = finish_builder(serial, &want);
 
     bloom_builder *half = new_builder(&alloc, 0, 12000), *back;
     size_t len;
@@ -141,7 +130,7 @@ static void test_serialize_midway(void)
           bloom_builder_layout(back) == BLOOM_LAYOUT_CLASSIC);
     for (uint64_t i = 8000; i < 20000; i++)
         CHECK(bloom_builder_add_hash(back, key_at(70, i), NULL) == BLOOM_OK);
-    uint8_t *buf = finish(back, &got);
+    uint8_t *buf = finish_builder(back, &got);
     CHECK(bloom_equal(&want, &got));
 
     /* a 1.0 state (raw hashes: unsorted, duplicated) is a valid state too */
@@ -265,13 +254,13 @@ static void test_empty_builder(void)
         bloom_builder *b;
         CHECK(bloom_builder_create(&alloc, layout, 0.01, 0, &b, NULL) == BLOOM_OK);
         bloom_filter f, one;
-        uint8_t *buf = finish(b, &f);
+        uint8_t *buf = finish_builder(b, &f);
         CHECK(bloom_popcount(&f) == 0);
         /* sized as for one value: no larger than a one-value filter */
         bloom_builder *single;
         CHECK(bloom_builder_create(&alloc, layout, 0.01, 0, &single, NULL) == BLOOM_OK);
         CHECK(bloom_builder_add_hash(single, 12345, NULL) == BLOOM_OK);
-        uint8_t *buf1 = finish(single, &one);
+        uint8_t *buf1 = finish_builder(single, &one);
         CHECK(f.nbits <= one.nbits && f.nhashes == one.nhashes);
         CHECK(f.nbits == (layout ? 256u : 64u)); /* one block, one word */
         bloom_builder_destroy(single);
@@ -331,10 +320,10 @@ static void test_crowded_hashes(void)
     CHECK(bloom_builder_deserialize(&alloc, state, len, &back, NULL) == BLOOM_OK);
     CHECK(bloom_builder_distinct(back, &distinct, NULL) == BLOOM_OK && distinct == N);
     bloom_filter g;
-    uint8_t *gbuf = finish(back, &g);
+    uint8_t *gbuf = finish_builder(back, &g);
     bloom_builder_destroy(back);
     bloom_filter f;
-    uint8_t *buf = finish(b, &f);
+    uint8_t *buf = finish_builder(b, &f);
     uint64_t missing = 0;
     for (uint64_t i = 0; i < N; i++)
         missing += !bloom_contains_hash(&f, top | i);
@@ -462,7 +451,7 @@ static void test_cancel_hook(void)
 
     before = probe.calls;
     bloom_filter f;
-    free(finish(b, &f));
+    free(finish_builder(b, &f));
     CHECK_MSG(probe.calls > before, "sizing and filling never called the hook");
     bloom_builder_destroy(b);
 
@@ -506,7 +495,7 @@ static void test_failed_flush_keeps_accepted(void)
         }
         CHECK_MSG(failures == 1, "skip %ld: %u adds failed", skip, failures);
         bloom_filter f;
-        uint8_t *buf = finish(b, &f);
+        uint8_t *buf = finish_builder(b, &f);
         uint64_t missing = 0;
         for (uint64_t i = 0; i < N; i++)
             missing += !bloom_contains_hash(&f, key_at(101, i));
@@ -548,8 +537,8 @@ static void check_bounds_equal_settled(int layout, uint64_t n, uint64_t repeats,
     uint64_t distinct;
     CHECK(bloom_builder_distinct(settled, &distinct, NULL) == BLOOM_OK && distinct == n);
     bloom_filter want, got;
-    uint8_t *want_buf = finish(settled, &want);
-    uint8_t *got_buf = finish(bounded, &got);
+    uint8_t *want_buf = finish_builder(settled, &want);
+    uint8_t *got_buf = finish_builder(bounded, &got);
     CHECK_MSG(all_settled(bounded) != skips, "%s n=%llu repeats=%llu: the final pass %s",
               bloom_layout_name(layout), (unsigned long long)n, (unsigned long long)repeats,
               skips ? "ran" : "was skipped");
@@ -557,7 +546,7 @@ static void check_bounds_equal_settled(int layout, uint64_t n, uint64_t repeats,
     CHECK(memcmp(want_buf, got_buf, bloom_serialized_size(want.nbits)) == 0);
     /* a second finish of the same builder, and its count, agree */
     free(got_buf);
-    got_buf = finish(bounded, &got);
+    got_buf = finish_builder(bounded, &got);
     CHECK(memcmp(want_buf, got_buf, bloom_serialized_size(want.nbits)) == 0);
     CHECK(bloom_builder_distinct(bounded, &distinct, NULL) == BLOOM_OK && distinct == n);
     bloom_builder_destroy(bounded);
@@ -592,7 +581,7 @@ static void test_region_filled_builder_equals_single_adds(void)
         if (bloom_builder_add_hash(b, key_at(140, i), NULL) != BLOOM_OK)
             abort();
     bloom_filter got, want;
-    uint8_t *got_buf = finish(b, &got);
+    uint8_t *got_buf = finish_builder(b, &got);
     CHECK_MSG(classic_regions_fit(&got), "%llu bits: not filled a region at a time",
               (unsigned long long)got.nbits);
     size_t size = bloom_serialized_size(got.nbits);
@@ -640,7 +629,7 @@ static void test_inline_add_equals_call(void)
     uint64_t distinct;
     CHECK(bloom_builder_distinct(inl, &distinct, NULL) == BLOOM_OK && distinct == from);
     bloom_filter fi, fc;
-    uint8_t *bi = finish(inl, &fi), *bc = finish(call, &fc);
+    uint8_t *bi = finish_builder(inl, &fi), *bc = finish_builder(call, &fc);
     CHECK(fi.nbits == fc.nbits && memcmp(bi, bc, bloom_serialized_size(fi.nbits)) == 0);
     bloom_builder_destroy(inl);
     bloom_builder_destroy(call);

@@ -74,6 +74,17 @@ uint8_t *new_filter_for(int layout, uint64_t capacity, double fpr, uint64_t seed
     return new_filter(layout, nbits, k, seed, f);
 }
 
+uint8_t *finish_builder(bloom_builder *b, bloom_filter *f)
+{
+    size_t len;
+    if (bloom_builder_result_size(b, &len, NULL) != BLOOM_OK)
+        abort();
+    uint8_t *buf = malloc(len);
+    if (bloom_builder_finish(b, buf, len, f, NULL) != BLOOM_OK)
+        abort();
+    return buf;
+}
+
 uint64_t key_at(uint64_t stream, uint64_t i)
 {
     uint64_t z = (i + 1) * UINT64_C(0x9e3779b97f4a7c15) + stream * UINT64_C(0xd1b54a32d192ed03);

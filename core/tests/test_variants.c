@@ -1,6 +1,6 @@
 /*
  * test_variants.c - the counting and scalable layouts, and rollups of
- * filters of different size classes (issue 21's goals, measured here).
+ * filters of different size classes (their goals, measured here).
  */
 #include "util.h"
 

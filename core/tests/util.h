@@ -22,6 +22,8 @@ extern const bloom_allocator malloc_allocator;
 /* A new filter on the heap (free with free()); aborts the test on error. */
 uint8_t *new_filter(int layout, uint64_t nbits, unsigned nhashes, uint64_t seed, bloom_filter *f);
 uint8_t *new_filter_for(int layout, uint64_t capacity, double fpr, uint64_t seed, bloom_filter *f);
+/* The builder's filter on the heap (free with free()); aborts the test on error. */
+uint8_t *finish_builder(bloom_builder *b, bloom_filter *f);
 
 /* A deterministic stream of distinct 64-bit keys (splitmix64). */
 uint64_t key_at(uint64_t stream, uint64_t i);

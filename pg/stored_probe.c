@@ -1,5 +1,5 @@
 /*
- * sliced_probe.c - probing a stored filter without reading it whole.
+ * stored_probe.c - probing a stored filter without reading it whole.
  *
  * A table of stored filters (one per day, per file, per partition) probed
  * row by row would detoast every row's filter whole: 1.2 MB for 10^6 values
@@ -9,18 +9,18 @@
  * (core/probe_offsets.c says which bytes).
  *
  * Which way a call site reads is decided by what it sees, not by a setting:
- * a stored filter seen for the first time is probed in slices; the same
+ * a stored filter seen for the first time is probed in pieces; the same
  * TOAST pointer on many calls in a row means one filter for many rows, which
  * is then read whole once and cached (type.c, bloom_read_arg).  "Many" is
- * the rent-or-buy rule: slices are paid for until they have cost about what
+ * the rent-or-buy rule: pieces are paid for until they have cost about what
  * the whole read costs, so neither a run of a few rows nor a run of millions
  * pays more than twice the better choice.  A chunk fetched by its own index
- * lookup costs about 7 chunks read in sequence (bench-pg-sliced: 35 us for
- * 8 lookups, 353 us for a 600-chunk value).  Compressed and inline values
+ * lookup costs about as much as several chunks read in sequence (the 7 below;
+ * bench-pg-stored measures it).  Compressed and inline values
  * are always read whole, and so are small ones (WHOLE_READ_CHUNKS below),
  * where a probe's lookups cost more than the value's chunks.
  *
- * The sliced path validates the header with the value's full length (the
+ * The piecewise path validates the header with the value's full length (the
  * core's bloom_parse_header); the padding bits past nbits, which the whole
  * path also checks, are never read by a probe and are not checked here.
  */
@@ -31,11 +31,11 @@
 #include "access/tableam.h"
 #include "utils/rel.h"
 
-PG_FUNCTION_INFO_V1(bloom_debug_sliced_probes);
+PG_FUNCTION_INFO_V1(bloom_debug_stored_probes);
 
-/* Sliced probes made by this backend: for the regression tests, which
+/* Piecewise probes made by this backend: for the regression tests, which
  * declare the function themselves (it is not part of the extension). */
-static uint64 sliced_probes = 0;
+static uint64 stored_probes = 0;
 
 /* Read [offset, offset + length) of the value into out. */
 static void
@@ -110,32 +110,28 @@ fetch_plan(Relation toastrel, const varatt_external *toast, const bloom_probe_pl
 /*
  * Small values are read whole: up to WHOLE_READ_CHUNKS chunks a range the
  * probe reads (a block of a blocked filter; a byte a hash of a classic or
- * counting one).  A sliced probe makes at least two index lookups, the
+ * counting one).  A piecewise probe makes at least two index lookups, the
  * header's and a range's, each with the TOAST table and its
  * index opened and closed; one lookup and a few chunks in sequence cost
- * less.  Measured per row over 4,000 distinct stored filters each,
- * PostgreSQL 15, whole against sliced: 2 chunks 2.6 against 3.8-4.0 us; 5
- * chunks, blocked 3.9 against 4.0; 9 chunks, blocked 4.9 against 4.1.  A
- * probe of several ranges (classic, counting: a byte a hash) makes a lookup
- * for each run of chunks it touches: with k = 7, 9 chunks took 4.7 us whole
- * against 7.2 sliced, 33 chunks 22.7 against 20.9, 66 chunks 39.2 against
- * 23.8.
+ * less.  A probe of several ranges (classic, counting: a byte a hash) makes
+ * a lookup for each run of chunks it touches, so its threshold scales with
+ * its ranges (bench-pg-stored measures where whole and piecewise cross).
  */
 #define WHOLE_READ_CHUNKS 4
 
 /* A stored filter whose header was read, probed a hash at a time (a text
  * probe may test several readings). */
-typedef struct SlicedProbe
+typedef struct StoredProbe
 {
 	Relation	toastrel;
 	const varatt_external *toast;
 	const bloom_filter *f;		/* its header's view */
-} SlicedProbe;
+} StoredProbe;
 
 static bool
-sliced_test(void *ctx, uint64 hash)
+stored_test(void *ctx, uint64 hash)
 {
-	SlicedProbe *probe = ctx;
+	StoredProbe *probe = ctx;
 	bloom_probe_plan plan;
 	uint8		bytes[BLOOM_MAX_NHASHES * (BLOOM_BLOCK_BITS / 8)];
 
@@ -145,7 +141,7 @@ sliced_test(void *ctx, uint64 hash)
 }
 
 bool
-bloom_sliced_contains(FunctionCallInfo fcinfo, int filter_arg, int value_arg,
+bloom_stored_contains(FunctionCallInfo fcinfo, int filter_arg, int value_arg,
 					  BloomCallCache *cache, bool *answer)
 {
 	struct varlena *p = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(filter_arg));
@@ -157,7 +153,7 @@ bloom_sliced_contains(FunctionCallInfo fcinfo, int filter_arg, int value_arg,
 	bloom_probe_plan plan;
 	bloom_error err;
 	BloomHasher *h;
-	SlicedProbe probe;
+	StoredProbe probe;
 	uint32		chunks;
 
 	if (!VARATT_IS_EXTERNAL_ONDISK(p))
@@ -170,19 +166,19 @@ bloom_sliced_contains(FunctionCallInfo fcinfo, int filter_arg, int value_arg,
 					   TOAST_MAX_CHUNK_SIZE);
 	if (chunks <= WHOLE_READ_CHUNKS)	/* whatever the plan: it has a range */
 		return false;
-	/* the same value again: once slices have cost a whole read, read it
+	/* the same value again: once pieces have cost a whole read, read it
 	 * whole and cache it */
-	if (arg->sliced_valid && bloom_same_toast_pointer(&toast, &arg->sliced_last))
+	if (arg->stored_valid && bloom_same_toast_pointer(&toast, &arg->stored_last))
 	{
-		if (++arg->sliced_repeats >= arg->sliced_limit)
+		if (++arg->stored_repeats >= arg->stored_limit)
 			return false;
 	}
 	else
 	{
-		arg->sliced_last = toast;
-		arg->sliced_valid = true;
-		arg->sliced_repeats = 0;
-		arg->sliced_limit = 1;	/* until the header says more */
+		arg->stored_last = toast;
+		arg->stored_valid = true;
+		arg->stored_repeats = 0;
+		arg->stored_limit = 1;	/* until the header says more */
 	}
 
 	toastrel = table_open(toast.va_toastrelid, AccessShareLock);
@@ -201,26 +197,26 @@ bloom_sliced_contains(FunctionCallInfo fcinfo, int filter_arg, int value_arg,
 		return false;
 	}
 	/* index lookups per probe: the header's and one per range */
-	if (arg->sliced_repeats == 0)
-		arg->sliced_limit = Max(1, chunks / (7 * (plan.count + 1)));
+	if (arg->stored_repeats == 0)
+		arg->stored_limit = Max(1, chunks / (7 * (plan.count + 1)));
 	probe.toastrel = toastrel;
 	probe.toast = &toast;
 	probe.f = &f;
 	if (bloom_is_text_probe(h) && f.kinds.mask != 0)
 		*answer = bloom_text_probe_test(bloom_call_text_probe(fcinfo, cache), h,
 										PG_GETARG_DATUM(value_arg), f.kinds, f.seed,
-										sliced_test, &probe);
+										stored_test, &probe);
 	else
-		*answer = sliced_test(&probe, bloom_hash_value(h, PG_GETARG_DATUM(value_arg), f.seed));
+		*answer = stored_test(&probe, bloom_hash_value(h, PG_GETARG_DATUM(value_arg), f.seed));
 	table_close(toastrel, AccessShareLock);
-	sliced_probes++;
+	stored_probes++;
 	return true;
 }
 
-/* bloom_debug_sliced_probes() -> bigint: sliced probes made by this backend */
+/* bloom_debug_stored_probes() -> bigint: piecewise probes made by this backend */
 Datum
-bloom_debug_sliced_probes(PG_FUNCTION_ARGS)
+bloom_debug_stored_probes(PG_FUNCTION_ARGS)
 {
 	(void) fcinfo;
-	PG_RETURN_INT64((int64) sliced_probes);
+	PG_RETURN_INT64((int64) stored_probes);
 }
