@@ -13,9 +13,7 @@ set -u
 tl_begin pg
 major=$(pg_major)
 
-# A fresh build, so that its warnings are seen.
-rm -f build/pg/"$major"/core/*.o build/pg/"$major"/pg/*.o
-pg_use
+pg_use --fresh
 if grep -E 'warning:' "$TL_OUT/install.log"; then
     fail "PostgreSQL $major: the PGXS build has warnings (above)"
 else
