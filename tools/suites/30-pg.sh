@@ -40,11 +40,12 @@ pgc_env main
 # ---- pg_regress ----
 rm -f build/pg/"$major"/regression.diffs
 make --no-print-directory PG_CONFIG="$PG_CONFIG" installcheck >"$TL_OUT/regress.log" 2>&1
-# pg_regress up to 15 prints "test NAME ... ok|FAILED"; 16 and later print TAP.
+# pg_regress up to 15 prints "test NAME ... ok|FAILED" (in a parallel group
+# indented instead of "test"); 16 and later print TAP.
 tests=$(ls sql/*.sql | wc -l)
-while read -r t; do pass "pg_regress $t"; done < <(sed -nE 's/^(test +([a-z_0-9]+) +\.\.\. ok|ok +[0-9]+ +[-+] ([a-z_0-9]+)).*/\2\3/p' "$TL_OUT/regress.log")
-while read -r t; do fail "pg_regress $t"; done < <(sed -nE 's/^(test +([a-z_0-9]+) +\.\.\. FAILED|not ok +[0-9]+ +[-+] ([a-z_0-9]+)).*/\2\3/p' "$TL_OUT/regress.log")
-ran=$(grep -cE '^(test +[a-z_0-9]+ +\.\.\. (ok|FAILED)|(not )?ok +[0-9]+ +[-+] )' "$TL_OUT/regress.log")
+while read -r t; do pass "pg_regress $t"; done < <(sed -nE 's/^((test +| +)([a-z_0-9]+) +\.\.\. ok|ok +[0-9]+ +[-+] ([a-z_0-9]+)).*/\3\4/p' "$TL_OUT/regress.log")
+while read -r t; do fail "pg_regress $t"; done < <(sed -nE 's/^((test +| +)([a-z_0-9]+) +\.\.\. FAILED|not ok +[0-9]+ +[-+] ([a-z_0-9]+)).*/\3\4/p' "$TL_OUT/regress.log")
+ran=$(grep -cE '^((test +| +)[a-z_0-9]+ +\.\.\. (ok|FAILED)|(not )?ok +[0-9]+ +[-+] )' "$TL_OUT/regress.log")
 [ "$ran" -eq "$tests" ] || { tail -n 20 "$TL_OUT/regress.log"; fail "pg_regress ran $ran of $tests tests"; }
 if [ -s build/pg/"$major"/regression.diffs ]; then
     cp build/pg/"$major"/regression.diffs "$TL_OUT/"
