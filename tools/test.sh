@@ -173,8 +173,10 @@ sort -rn "$suite_times" | awk -F '\t' '{printf "    %5d s  %s\n", $1, $2}'
 awk -F '\t' '{s += $1} END {printf "    %5d s  the suites together\n", s}' "$suite_times"
 echo "=== time of each unit (wall, longest first: from, to, seconds after the start)"
 sort -rn "$units_times" | awk -F '\t' '{printf "    %5d s  %-16s %5d to %5d\n", $1, $4, $2, $3}'
-sort -t "$(printf '\t')" -k3,3rn "$units_times" | head -n 1 |
-    awk -F '\t' -v total=$((SECONDS - start)) '{printf "critical path: %s, the last to end (%d s after the start, %d s long); make test took %d s\n", $4, $3, $1, total}'
+longest=$(sort -rn "$units_times" | head -n 1 | awk -F '\t' '{printf "%s, %d s", $4, $1}')
+last=$(sort -t "$(printf '\t')" -k3,3rn "$units_times" | head -n 1 | awk -F '\t' '{printf "%s, at %d s", $4, $3}')
+echo "critical path: the longest unit ($longest; no run can be shorter); the last to end: $last;" \
+    "make test took $((SECONDS - start)) s"
 read -r passed failed skipped < <(awk '{p += $1; f += $2; s += $3} END {print p + 0, f + 0, s + 0}' "$results")
 if [ "$skipped" -gt 0 ]; then
     echo "$skipped skipped:"

@@ -75,7 +75,9 @@ work() {
 }
 # Until the sessions of work() did INSERTS and UPDATES transactions and
 # VACUUM ran VACUUMS times, or SECONDS passed (a loaded machine): the crash
-# then comes in the middle of all three, however fast the machine.
+# then comes in the middle of all three, however fast the machine.  The
+# amounts are what a loaded 2-core machine does in SECONDS (some 30,000
+# rows in the table by the third crash).
 progress() { q -F ' ' -c "SELECT (SELECT last_value FROM t_id_seq), (SELECT last_value FROM work_steps)"; }
 wait_for_work() { # INSERTS UPDATES VACUUMS SECONDS
     local end=$((SECONDS + $4)) i0 u0 i u v
@@ -102,7 +104,7 @@ check_answers() { # WHAT
 }
 
 for round in 1 2 3; do
-    wait_for_work $((200 * round)) $((100 * round)) $((2 * round)) $((2 + 2 * round))
+    wait_for_work $((600 * (1 + round))) $((100 * (1 + round))) $((2 * round)) $((2 + 2 * round))
     pgc_as_owner "$PG_BIN/pg_ctl" -D "$data" -m immediate stop >/dev/null 2>&1
     wait
     if pgc_as_owner "$PG_BIN/pg_ctl" -D "$data" -l "$PGC_DIR/main.log" -w -t 120 -o "-p $port" start >/dev/null 2>&1; then
@@ -142,7 +144,7 @@ else
     fail "a streaming replica"
     tl_end
 fi
-wait_for_work 300 150 6 6
+wait_for_work 1800 300 6 6
 kill $(jobs -p) 2>/dev/null
 wait
 q -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'DO %'" >/dev/null
