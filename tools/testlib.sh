@@ -1,7 +1,7 @@
 # What every suite of tools/suites/ shares; sourced, never run.
 #
-#   tl_begin NAME          counters, `cd` to the tree's root, $TL_OUT = build/test/NAME
-#                          (build/test/NAME-MAJOR for a PostgreSQL suite)
+#   tl_begin NAME [DIR]    counters, `cd` to the tree's root, $TL_OUT = build/test/DIR
+#                          (DIR-MAJOR for a PostgreSQL suite; DIR: NAME by default)
 #   pass MSG, fail MSG, skip MSG, note MSG
 #                          one line each: "ok - ", "FAILED - ", "skip - ", "note: "
 #                          (tools/test.sh shows these lines and keeps the rest in a log)
@@ -25,7 +25,7 @@ tl_begin() {
     TL_NAME=$1
     TL_PASSED=0 TL_FAILED=0 TL_SKIPPED=0
     cd "$TL_ROOT" || exit 1
-    TL_OUT=build/test/$TL_NAME${PG:+-$(pg_major)}
+    TL_OUT=build/test/${2:-$TL_NAME}${PG:+-$(pg_major)}
     rm -rf "$TL_OUT"
     mkdir -p "$TL_OUT"
 }

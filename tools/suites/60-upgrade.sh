@@ -20,7 +20,9 @@
 # any failure.
 set -u
 . "$(dirname "$0")/../testlib.sh"
-tl_begin upgrade
+# --installed (80-packages) beside a run of this suite on the same major:
+# an output directory of its own
+tl_begin upgrade "$([ "${1:-}" = --installed ] && echo upgrade-installed || echo upgrade)"
 if [ "${1:-}" = --installed ]; then
     # PG_BIN, PG_CONFIG: the server the packages suite installed into
     PATH=$PG_BIN:$PATH

@@ -172,12 +172,13 @@ check_package() { # MAJOR: ok/FAILED lines
     PG_BIN=$root/usr/lib/postgresql/$major/bin PG_CONFIG=$root/usr/lib/postgresql/$major/bin/pg_config
     export PG_BIN PG_CONFIG
     # installcheck runs pg_regress against what is installed; it builds and
-    # installs nothing.
+    # installs nothing.  Its results go to a directory of their own: the
+    # pg suite may run on the same major meanwhile, in build/pg/MAJOR.
     (
         pgc_setup packages-"$major"
         pgc_start main || exit 1
         pgc_env main
-        make --no-print-directory PG_CONFIG="$PG_CONFIG" installcheck
+        make --no-print-directory PG_CONFIG="$PG_CONFIG" PG_BUILD_DIR="$out/regress-$major" installcheck
     ) >"$out/pg-regress-$major.log" 2>&1
     regress_ok=$(grep -cE '^((test +| +)[a-z_0-9]+ +\.\.\. ok|ok +[0-9]+ +[-+] )' "$out/pg-regress-$major.log")
     regress_failed=$(grep -cE '^((test +| +)[a-z_0-9]+ +\.\.\. FAILED|not ok +[0-9]+ )' "$out/pg-regress-$major.log")
@@ -186,7 +187,7 @@ check_package() { # MAJOR: ok/FAILED lines
         pass "PostgreSQL $major: pg_regress, all $tests tests, against the installed package"
     else
         grep -E '^(test |not ok )' "$out/pg-regress-$major.log" | grep -v ' ok '
-        head -n 40 build/pg/"$major"/regression.diffs 2>/dev/null
+        head -n 40 "$out/regress-$major/regression.diffs" 2>/dev/null
         fail "PostgreSQL $major: pg_regress against the installed package ($regress_ok of $tests ok)"
     fi
     if [ "$major" = "$first_major" ]; then
