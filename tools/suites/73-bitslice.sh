@@ -180,8 +180,9 @@ done
 stress_start=$SECONDS
 while [ "$SECONDS" -lt "$stress_end" ]; do
     sleep 0.5
+    v=$(cat "$TL_OUT/stress-vacuums" 2>/dev/null)  # empty while the loop rewrites it
     [ "$(cat "$TL_OUT"/stress-checks-*.txt 2>/dev/null | grep -cE '^[0-9]+ [0-9]+ [0-9]+$')" -ge "$probes_wanted" ] &&
-        [ "$(cat "$TL_OUT/stress-vacuums" 2>/dev/null || echo 0)" -ge "$vacuums_wanted" ] && break
+        [ "${v:-0}" -ge "$vacuums_wanted" ] && break
 done
 touch "$stop"
 q -c "INSERT INTO stress_stop DEFAULT VALUES"
