@@ -43,13 +43,7 @@ include $(top)pg/pg.mk
 include $(PGXS)
 .PHONY: regress-schedule-check
 regress-schedule-check:
-	@missing='$(filter-out $(REGRESS_SCHEDULED),$(REGRESS_TESTS))'; \
-	twice='$(shell sed -n 's/^test: *//p' $(top)sql/schedule | tr ' ' '\n' | grep . | sort | uniq -d)'; \
-	unknown='$(filter-out $(REGRESS_TESTS),$(REGRESS_SCHEDULED))'; \
-	if [ -n "$$missing$$twice$$unknown" ]; then \
-	    echo "sql/schedule: not scheduled: $${missing:-none}; scheduled twice: $${twice:-none}; no such test: $${unknown:-none}." >&2; \
-	    echo "Add each new sql/NAME.sql to a 'test:' line of sql/schedule: the first line, or a line of its own when it changes what other tests see (server settings, objects of a name another test uses)." >&2; \
-	    exit 1; fi
+	@$(top)tools/check-schedule.sh $(top)sql
 # Sources only are looked up in the tree: an old in-tree build's
 # bloomfilter.so or core/*.o must never stand in for this directory's.
 VPATH =

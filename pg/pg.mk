@@ -14,10 +14,8 @@ $(shell mkdir -p core pg)
 DATA = $(patsubst $(top)%,%,$(sort $(wildcard $(top)pg/bloomfilter--*.sql)))
 # Every sql/NAME.sql with its expected/NAME.out; each test makes its own
 # tables.  They run in the groups of sql/schedule (PGXS passes REGRESS to
-# pg_regress as it is); REGRESS_PREP (its rule after PGXS's, which come
-# first) refuses a test that no group names.
-REGRESS_TESTS = $(sort $(notdir $(basename $(wildcard $(top)sql/*.sql))))
-REGRESS_SCHEDULED = $(shell sed -n 's/^test: *//p' $(top)sql/schedule)
+# pg_regress as it is); REGRESS_PREP (tools/check-schedule.sh, its rule
+# after PGXS's, which come first) refuses a test that no group names.
 REGRESS = --schedule=$(top)sql/schedule
 REGRESS_OPTS = --inputdir=$(top) --load-extension=bloomfilter
 REGRESS_PREP = regress-schedule-check

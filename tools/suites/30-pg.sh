@@ -38,6 +38,18 @@ pgc_start main || { fail "start of a PostgreSQL $major server"; tl_end; }
 pgc_env main
 
 # ---- pg_regress ----
+# make installcheck first checks sql/schedule (tools/check-schedule.sh): a
+# copy of sql/ with a test that no line names must be refused, by name.
+mkdir -p "$TL_OUT/schedule-check"
+cp sql/*.sql sql/schedule "$TL_OUT/schedule-check/"
+: >"$TL_OUT/schedule-check/zz_unscheduled.sql"
+if ! tools/check-schedule.sh "$TL_OUT/schedule-check" 2>"$TL_OUT/schedule-check.log" &&
+    grep -q 'not scheduled: zz_unscheduled;' "$TL_OUT/schedule-check.log"; then
+    pass "sql/schedule: a test that no line names is refused ($(head -n 1 "$TL_OUT/schedule-check.log" | sed 's#.*/schedule: ##'))"
+else
+    cat "$TL_OUT/schedule-check.log"
+    fail "sql/schedule: a test that no line names is not refused"
+fi
 rm -f build/pg/"$major"/regression.diffs
 make --no-print-directory PG_CONFIG="$PG_CONFIG" installcheck >"$TL_OUT/regress.log" 2>&1
 # pg_regress up to 15 prints "test NAME ... ok|FAILED" (in a parallel group
