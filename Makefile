@@ -29,6 +29,9 @@ ifneq ($(abspath $(top)),$(abspath .))
 # PostgreSQL extension alone, PGXS, a VPATH build ----
 include $(top)pg/pg.mk
 include $(PGXS)
+.PHONY: regress-schedule-check
+regress-schedule-check:
+	@$(top)tools/check-schedule.sh $(top)sql
 # Sources only are looked up in the tree: an old in-tree build's
 # bloomfilter.so or core/*.o must never stand in for this directory's.
 VPATH =

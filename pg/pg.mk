@@ -12,9 +12,13 @@ $(shell mkdir -p core pg)
 # script, and CREATE EXTENSION runs 1.0 then every upgrade step, so a fresh
 # install and an upgraded one are the same objects by construction.
 DATA = $(patsubst $(top)%,%,$(sort $(wildcard $(top)pg/bloomfilter--*.sql)))
-# Every sql/NAME.sql with its expected/NAME.out; each test makes its own tables.
-REGRESS = $(sort $(notdir $(basename $(wildcard $(top)sql/*.sql))))
+# Every sql/NAME.sql with its expected/NAME.out; each test makes its own
+# tables.  They run in the groups of sql/schedule (PGXS passes REGRESS to
+# pg_regress as it is); REGRESS_PREP (tools/check-schedule.sh, its rule
+# after PGXS's, which come first) refuses a test that no group names.
+REGRESS = --schedule=$(top)sql/schedule
 REGRESS_OPTS = --inputdir=$(top) --load-extension=bloomfilter
+REGRESS_PREP = regress-schedule-check
 
 PG_CPPFLAGS = -I$(top)core $(VERSION_DEF) $(PG_SYSTEM_HEADERS)
 # Warnings as everywhere else (PGXS gives -Wall).  PostgreSQL's headers are

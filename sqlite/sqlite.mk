@@ -8,9 +8,12 @@ SQLITE_HDRS = $(wildcard sqlite/*.h)
 # passes dpkg-buildflags' hardening flags).
 SQLITE_CFLAGS = $(STD) $(WARN) -O2 -Icore $(SQLITE_EXTRA_CFLAGS)
 
+# Written aside, then renamed: a test that loads the library meanwhile
+# (make test runs suites side by side) reads the old file or the new one.
 build/bloomfilter.so: $(CORE_SRCS) $(CORE_HDRS) $(SQLITE_SRCS) $(SQLITE_HDRS) bloomfilter.control
 	@mkdir -p $(@D)
-	$(CC) $(SQLITE_CFLAGS) -fPIC -fvisibility=hidden -shared $(SQLITE_LDFLAGS) -o $@ $(CORE_SRCS) $(SQLITE_SRCS) -lm
+	$(CC) $(SQLITE_CFLAGS) -fPIC -fvisibility=hidden -shared $(SQLITE_LDFLAGS) -o $@.$$$$.tmp $(CORE_SRCS) $(SQLITE_SRCS) -lm && \
+	    mv -f $@.$$$$.tmp $@
 
 build/sqlite-static-test: sqlite/tests/static_test.c $(CORE_SRCS) $(CORE_HDRS) $(SQLITE_SRCS) $(SQLITE_HDRS) bloomfilter.control
 	@mkdir -p $(@D)

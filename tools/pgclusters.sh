@@ -4,7 +4,7 @@
 #
 #   pgc_setup NAME                 a private directory for this run's servers
 #   pgc_start NAME [SETTING=VALUE]...
-#                                  initdb + start; sets PGC_PORT_<NAME>
+#                                  a copy of an initdb made once + start; sets PGC_PORT_<NAME>
 #   pgc_env NAME                   PGHOST, PGPORT, PGUSER, PGDATABASE, PGPASSWORD for that server
 #   pgc_psql NAME [psql args]...   psql as the superuser, on that server
 #   pgc_stop_all                   stop every server started here, remove them
@@ -45,11 +45,32 @@ pgc_setup() {
     trap 'exit 143' TERM INT HUP
 }
 
+# The initdb of PG_BIN's server, made once and copied for every server
+# (a copy takes a fraction of an initdb): /tmp/bloomfilter-initdb/KEY/data,
+# KEY naming the binaries and their version.
+pgc_template() {
+    local key top=/tmp/bloomfilter-initdb
+    key=$(echo "$PG_BIN $("$PG_BIN/postgres" --version)" | md5sum | cut -c1-16)
+    PGC_TEMPLATE=$top/$key/data
+    [ ! -f "$top/$key/complete" ] || return 0
+    mkdir -p "$top"
+    (
+        flock 8
+        [ ! -f "$top/$key/complete" ] || exit 0
+        rm -rf "$top/$key"
+        mkdir -p "$top/$key"
+        [ "$(id -u)" -ne 0 ] || chown postgres: "$top/$key"
+        pgc_as_owner "$PG_BIN/initdb" -D "$PGC_TEMPLATE" -U postgres -A trust --no-sync -E UTF8 --locale=C.UTF-8 \
+            > "$top/$key/initdb.log" 2>&1 || { cat "$top/$key/initdb.log"; exit 1; }
+        touch "$top/$key/complete"
+    ) 8>"$top/$key.lock"
+}
+
 pgc_start() {
     local name=$1; shift
     local data=$PGC_DIR/$name port s tries
-    pgc_as_owner "$PG_BIN/initdb" -D "$data" -U postgres -A trust --no-sync -E UTF8 --locale=C.UTF-8 \
-        > "$PGC_DIR/$name-initdb.log" 2>&1 || { cat "$PGC_DIR/$name-initdb.log"; return 1; }
+    pgc_template || return 1
+    pgc_as_owner cp -a "$PGC_TEMPLATE" "$data" || return 1
     {
         echo "listen_addresses = '127.0.0.1'"
         echo "unix_socket_directories = '$PGC_DIR'"

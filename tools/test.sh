@@ -6,21 +6,23 @@
 #   make test               every suite; the PostgreSQL ones on every major of pg/majors
 #   PG=17 make test         the PostgreSQL suites on 17 only (PG="16 18": those two)
 #   SUITES="pg fdw" make test   those suites only
-#   BLOOM_TEST_JOBS=1 make test  one major at a time (default: 2 at once)
+#   BLOOM_TEST_JOBS=1 make test  one unit at a time (default: 2 at once)
 #
 # A suite says in its header when it runs: "# scope: once" (the default),
 # "# scope: each major" (once per PostgreSQL major, with PG set), or
-# "# scope: all majors" (once, with PG set to the list, once every major has
-# started).  Each suite prints "ok - ", "FAILED - ", "skip - " and "note: "
-# lines and ends with "<suite>: N passed, M failed[, K skipped]"; those lines are shown
-# here, everything else it prints goes to its log in build/test/logs/.  A
-# suite that dies without its closing line counts as one failure.
+# "# scope: all majors" (once, with PG set to the list).  Each suite prints
+# "ok - ", "FAILED - ", "skip - " and "note: " lines and ends with
+# "<suite>: N passed, M failed[, K skipped]"; those lines are shown here,
+# everything else it prints goes to its log in build/test/logs/.  A suite
+# that dies without its closing line counts as one failure.
 #
-# The majors run BLOOM_TEST_JOBS at a time (default 2), then the suites over
-# all majors (the packages) beside the last: a suite mostly waits on one
-# server, so one major alone leaves a core idle.  Each major has its
-# own build directory, installed copy, clusters (free ports) and output
-# directory; its lines are shown prefixed with "[MAJOR] ".
+# The units (a major's suites in order, a suite over all majors, a suite
+# that runs once) run BLOOM_TEST_JOBS at a time, longest first: a suite
+# often waits on a server, and one unit alone leaves a core idle.  Each
+# major has its own build directory, installed copy, clusters (free ports)
+# and output directory; the lines are shown prefixed with "[MAJOR] ",
+# "[all] " or "[once] ".  At the end: the time of each suite and unit, the
+# unit that ended last, then the line "N passed, M failed".
 set -u
 cd "$(dirname "$0")/.."
 rm -rf build/test/logs
@@ -70,7 +72,10 @@ run_suite() { # LABEL SCRIPT (PG in the environment for PostgreSQL suites)
     fi
     record "$p" "$f" "$s" "$(printf '%-14s %5d passed, %d failed%s (%d s)' "$label" "$p" "$f" \
         "$([ "$s" -eq 0 ] || echo ", $s skipped")" $((SECONDS - t0)))"
+    printf '%d\t%s\n' $((SECONDS - t0)) "$label" >>"$suite_times"
 }
+suite_times=build/test/logs/suite-times  # "seconds<TAB>suite", one per suite run
+: >"$suite_times"
 
 scope_of() { sed -n 's/^# scope: //p' "$1" | head -n 1; }
 selected() { # SCRIPT
@@ -80,12 +85,6 @@ selected() { # SCRIPT
     [ -z "$wanted" ] || [[ " $wanted " == *" $name "* ]]
 }
 
-for suite in tools/suites/*.sh; do
-    selected "$suite" && [ "$(scope_of "$suite")" != "each major" ] &&
-        [ "$(scope_of "$suite")" != "all majors" ] || continue
-    name=$(basename "$suite" .sh)
-    run_suite "${name#[0-9][0-9]-}" "$suite"
-done
 run_major() { # MAJOR: its server, then its suites in order
     local major=$1 t0=$SECONDS suite name
     # The major's server first, once: a route that fails fails here, not
@@ -113,31 +112,71 @@ jobs_max=${BLOOM_TEST_JOBS:-2}
 # time: the SQLite extension (cross, parquet, doc tests).
 make --no-print-directory sqlite >build/test/logs/sqlite-build.log 2>&1 ||
     echo "note: make sqlite failed (build/test/logs/sqlite-build.log); the suites that need it will say so"
-# The suites over all majors (the packages) take the next free slot once
-# every major has started: they need the majors' servers, not their suites.
+
+# The units of work, BLOOM_TEST_JOBS at a time: each major's suites in
+# order (one unit: they share the major's installed copy), each suite over
+# all majors, each suite that runs once.  Longest first, so that no slot
+# idles at the end: the majors, then the suites over all majors (they need
+# the majors' servers, which the majors' units made or are making), then
+# the suites that run once, the long ones (once_first) first.
+once_first="sqlite docs core reach fuzz"
+units=()
+for major in $majors; do units+=("major $major"); done
+for suite in tools/suites/*.sh; do
+    selected "$suite" && [ "$(scope_of "$suite")" = "all majors" ] && units+=("all $suite")
+done
+once=()
+for suite in tools/suites/*.sh; do
+    selected "$suite" && [ "$(scope_of "$suite")" != "each major" ] &&
+        [ "$(scope_of "$suite")" != "all majors" ] && once+=("$suite")
+done
+for name in $once_first; do
+    for suite in "${once[@]}"; do [[ $suite == */[0-9][0-9]-$name.sh ]] && units+=("once $suite"); done
+done
+for suite in "${once[@]}"; do
+    name=$(basename "$suite" .sh)
+    [[ " $once_first " == *" ${name#[0-9][0-9]-} "* ]] || units+=("once $suite")
+done
+
+run_unit() { # KIND ARG: its lines marked with its major, [all] or [once]
+    local kind=$1 arg=$2 t0=$SECONDS name what
+    name=$(basename "$arg" .sh)
+    name=${name#[0-9][0-9]-}
+    case $kind in
+        major) what="PostgreSQL $arg"; run_major "$arg" 2>&1 | sed -u "s/^/[$arg] /" ;;
+        all) what=$name; PG="$majors" run_suite "$name" "$arg" 2>&1 | sed -u "s/^/[all] /" ;;
+        once) what=$name; run_suite "$name" "$arg" 2>&1 | sed -u "s/^/[once] /" ;;
+    esac
+    printf '%d\t%d\t%d\t%s\n' $((SECONDS - t0)) $((t0 - start)) $((SECONDS - start)) "$what" >>"$units_times"
+}
+units_times=build/test/logs/unit-times  # "seconds<TAB>from<TAB>to<TAB>unit", one per unit
+: >"$units_times"
 running=0
-take_slot() {
+for unit in "${units[@]}"; do
     if [ "$running" -ge "$jobs_max" ]; then
         wait -n
         running=$((running - 1))
     fi
     running=$((running + 1))
-}
-for major in $majors; do
-    take_slot
-    # sed -u: each line as it comes, marked with its major
-    (run_major "$major" 2>&1 | sed -u "s/^/[$major] /") &
-done
-for suite in tools/suites/*.sh; do
-    selected "$suite" && [ "$(scope_of "$suite")" = "all majors" ] || continue
-    name=$(basename "$suite" .sh)
-    take_slot
-    (PG="$majors" run_suite "${name#[0-9][0-9]-}" "$suite" 2>&1 | sed -u "s/^/[all] /") &
+    # shellcheck disable=SC2086  # "KIND ARG"
+    run_unit $unit &
 done
 wait
 
 echo "=== summary ($(( (SECONDS - start) / 60 )) min $(( (SECONDS - start) % 60 )) s)"
 cut -f 2- "$results"
+# The time of each suite, longest first; the units (a major's suites run
+# one after another) and the one that ended last: what a regression in
+# time shows in.
+echo "=== time of each suite (wall, longest first; $jobs_max units at a time, load $(cut -d ' ' -f 1-3 /proc/loadavg))"
+sort -rn "$suite_times" | awk -F '\t' '{printf "    %5d s  %s\n", $1, $2}'
+awk -F '\t' '{s += $1} END {printf "    %5d s  the suites together\n", s}' "$suite_times"
+echo "=== time of each unit (wall, longest first: from, to, seconds after the start)"
+sort -rn "$units_times" | awk -F '\t' '{printf "    %5d s  %-16s %5d to %5d\n", $1, $4, $2, $3}'
+longest=$(sort -rn "$units_times" | head -n 1 | awk -F '\t' '{printf "%s, %d s", $4, $1}')
+last=$(sort -t "$(printf '\t')" -k3,3rn "$units_times" | head -n 1 | awk -F '\t' '{printf "%s, at %d s", $4, $3}')
+echo "critical path: the longest unit ($longest; no run can be shorter); the last to end: $last;" \
+    "make test took $((SECONDS - start)) s"
 read -r passed failed skipped < <(awk '{p += $1; f += $2; s += $3} END {print p + 0, f + 0, s + 0}' "$results")
 if [ "$skipped" -gt 0 ]; then
     echo "$skipped skipped:"

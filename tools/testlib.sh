@@ -1,7 +1,7 @@
 # What every suite of tools/suites/ shares; sourced, never run.
 #
-#   tl_begin NAME          counters, `cd` to the tree's root, $TL_OUT = build/test/NAME
-#                          (build/test/NAME-MAJOR for a PostgreSQL suite)
+#   tl_begin NAME [DIR]    counters, `cd` to the tree's root, $TL_OUT = build/test/DIR
+#                          (DIR-MAJOR for a PostgreSQL suite; DIR: NAME by default)
 #   pass MSG, fail MSG, skip MSG, note MSG
 #                          one line each: "ok - ", "FAILED - ", "skip - ", "note: "
 #                          (tools/test.sh shows these lines and keeps the rest in a log)
@@ -11,7 +11,8 @@
 #
 #   PostgreSQL suites run once per major (tools/test.sh sets PG):
 #   pg_major               the major under test: $PG, else the first of pg/majors
-#   pg_use                 this major's server with this tree's extension installed:
+#   pg_use [--fresh]       this major's server with this tree's extension installed
+#                          (--fresh: built anew, so that its warnings are seen):
 #                          a private copy of tools/postgres.sh's tree (hard links; the
 #                          cache is never written), so clones and majors never share an
 #                          installed module; sets PG_BIN and PG_CONFIG, puts PG_BIN first
@@ -24,7 +25,7 @@ tl_begin() {
     TL_NAME=$1
     TL_PASSED=0 TL_FAILED=0 TL_SKIPPED=0
     cd "$TL_ROOT" || exit 1
-    TL_OUT=build/test/$TL_NAME${PG:+-$(pg_major)}
+    TL_OUT=build/test/${2:-$TL_NAME}${PG:+-$(pg_major)}
     rm -rf "$TL_OUT"
     mkdir -p "$TL_OUT"
 }
@@ -66,6 +67,12 @@ pg_use() {
         tl_end
     fi
     cache_root=${cache_bin%/usr/lib/postgresql/$major/bin}
+    # One suite at a time makes the copy and builds in build/pg/MAJOR: the
+    # suites of a major run in order, but a suite that runs once may use
+    # the same major meanwhile.
+    mkdir -p "$TL_ROOT/build/pg"
+    exec 7>"$TL_ROOT/build/pg/.install-$major.lock"
+    flock 7
     # Beside the cache (the servers run as the postgres user, who may not
     # reach into the clone), one copy per clone and major.
     copy=$(dirname "$cache_root")/../installs/$(echo "$TL_ROOT" | md5sum | cut -c1-12)/$major
@@ -81,8 +88,12 @@ pg_use() {
     PG_CONFIG=$PG_BIN/pg_config
     PATH=$PG_BIN:$PATH
     export PG_BIN PG_CONFIG PATH
+    [ "${1:-}" != --fresh ] || rm -f build/pg/"$major"/core/*.o build/pg/"$major"/pg/*.o
     # install replaces files (it unlinks first): the cache keeps its own.
-    if ! make --no-print-directory PG_CONFIG="$PG_CONFIG" install >"$TL_OUT/install.log" 2>&1; then
+    make --no-print-directory PG_CONFIG="$PG_CONFIG" install >"$TL_OUT/install.log" 2>&1
+    local rc=$?
+    exec 7>&-
+    if [ "$rc" -ne 0 ]; then
         tail -n 40 "$TL_OUT/install.log"
         fail "build and install of the extension for PostgreSQL $major"
         tl_end

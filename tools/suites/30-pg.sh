@@ -13,9 +13,7 @@ set -u
 tl_begin pg
 major=$(pg_major)
 
-# A fresh build, so that its warnings are seen.
-rm -f build/pg/"$major"/core/*.o build/pg/"$major"/pg/*.o
-pg_use
+pg_use --fresh
 if grep -E 'warning:' "$TL_OUT/install.log"; then
     fail "PostgreSQL $major: the PGXS build has warnings (above)"
 else
@@ -40,13 +38,26 @@ pgc_start main || { fail "start of a PostgreSQL $major server"; tl_end; }
 pgc_env main
 
 # ---- pg_regress ----
+# make installcheck first checks sql/schedule (tools/check-schedule.sh): a
+# copy of sql/ with a test that no line names must be refused, by name.
+mkdir -p "$TL_OUT/schedule-check"
+cp sql/*.sql sql/schedule "$TL_OUT/schedule-check/"
+: >"$TL_OUT/schedule-check/zz_unscheduled.sql"
+if ! tools/check-schedule.sh "$TL_OUT/schedule-check" 2>"$TL_OUT/schedule-check.log" &&
+    grep -q 'not scheduled: zz_unscheduled;' "$TL_OUT/schedule-check.log"; then
+    pass "sql/schedule: a test that no line names is refused ($(head -n 1 "$TL_OUT/schedule-check.log" | sed 's#.*/schedule: ##'))"
+else
+    cat "$TL_OUT/schedule-check.log"
+    fail "sql/schedule: a test that no line names is not refused"
+fi
 rm -f build/pg/"$major"/regression.diffs
 make --no-print-directory PG_CONFIG="$PG_CONFIG" installcheck >"$TL_OUT/regress.log" 2>&1
-# pg_regress up to 15 prints "test NAME ... ok|FAILED"; 16 and later print TAP.
+# pg_regress up to 15 prints "test NAME ... ok|FAILED" (in a parallel group
+# indented instead of "test"); 16 and later print TAP.
 tests=$(ls sql/*.sql | wc -l)
-while read -r t; do pass "pg_regress $t"; done < <(sed -nE 's/^(test +([a-z_0-9]+) +\.\.\. ok|ok +[0-9]+ +[-+] ([a-z_0-9]+)).*/\2\3/p' "$TL_OUT/regress.log")
-while read -r t; do fail "pg_regress $t"; done < <(sed -nE 's/^(test +([a-z_0-9]+) +\.\.\. FAILED|not ok +[0-9]+ +[-+] ([a-z_0-9]+)).*/\2\3/p' "$TL_OUT/regress.log")
-ran=$(grep -cE '^(test +[a-z_0-9]+ +\.\.\. (ok|FAILED)|(not )?ok +[0-9]+ +[-+] )' "$TL_OUT/regress.log")
+while read -r t; do pass "pg_regress $t"; done < <(sed -nE 's/^((test +| +)([a-z_0-9]+) +\.\.\. ok|ok +[0-9]+ +[-+] ([a-z_0-9]+)).*/\3\4/p' "$TL_OUT/regress.log")
+while read -r t; do fail "pg_regress $t"; done < <(sed -nE 's/^((test +| +)([a-z_0-9]+) +\.\.\. FAILED|not ok +[0-9]+ +[-+] ([a-z_0-9]+)).*/\3\4/p' "$TL_OUT/regress.log")
+ran=$(grep -cE '^((test +| +)[a-z_0-9]+ +\.\.\. (ok|FAILED)|(not )?ok +[0-9]+ +[-+] )' "$TL_OUT/regress.log")
 [ "$ran" -eq "$tests" ] || { tail -n 20 "$TL_OUT/regress.log"; fail "pg_regress ran $ran of $tests tests"; }
 if [ -s build/pg/"$major"/regression.diffs ]; then
     cp build/pg/"$major"/regression.diffs "$TL_OUT/"

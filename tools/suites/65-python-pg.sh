@@ -16,8 +16,9 @@ if ! tools/python-venv.sh "$TL_OUT/install.log" --if-missing; then
 fi
 pg_use
 . tools/pgclusters.sh
-(cd "$TL_OUT" && pgc_run -- "$TL_ROOT/build/python-venv/bin/python" "$TL_ROOT/tools/python_tests.py" \
-    "$TL_ROOT/python/tests" 'test_postgres.py') >"$TL_OUT/pg.log" 2>"$TL_OUT/pg.err"
+# A shared hold on the venv's lock: 64-python may remake it meanwhile.
+(flock -s 9 && cd "$TL_OUT" && pgc_run -- "$TL_ROOT/build/python-venv/bin/python" "$TL_ROOT/tools/python_tests.py" \
+    "$TL_ROOT/python/tests" 'test_postgres.py') 9>build/python-venv.lock >"$TL_OUT/pg.log" 2>"$TL_OUT/pg.err"
 rc=$?
 count_lines "$TL_OUT/pg.log"
 if [ $rc -ne 0 ]; then

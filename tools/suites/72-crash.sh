@@ -36,6 +36,7 @@ CREATE FUNCTION filter_of(id bigint) RETURNS bloom LANGUAGE sql AS $$
                                   CASE WHEN id % 29 = 0 THEN 'blocked' ELSE 'classic' END),
                       (SELECT array_agg(id * 7 + x) FROM generate_series(1, 1 + id % 120) x)) END $$;
 CREATE TABLE t (id bigserial PRIMARY KEY, f bloom);
+CREATE SEQUENCE work_steps;  -- steps of the updating session, counted
 INSERT INTO t (f) SELECT filter_of(g) FROM generate_series(1, 3000) g;
 CREATE INDEX t_f ON t USING bloom_bitslice (f);
 -- the rows of f @> v through the index and by a sequential scan
@@ -59,7 +60,8 @@ SQL
 pass "a table of 3,000 filters (sizes, seeds, layouts, NULLs) and its bloom_bitslice index"
 
 # Three sessions of work until the server goes away: many small
-# transactions of inserts; updates and deletes; VACUUM.
+# transactions of inserts; updates and deletes; VACUUM (each one counted
+# in $TL_OUT/vacuums).
 work() {
     q -c "DO \$\$ BEGIN FOR i IN 1..1000000 LOOP
             INSERT INTO t (f) SELECT filter_of(nextval('t_id_seq')) FROM generate_series(1, 5);
@@ -67,8 +69,28 @@ work() {
     q -c "DO \$\$ BEGIN FOR i IN 1..1000000 LOOP
             UPDATE t SET f = filter_of(id + 100000) WHERE id = (SELECT (random() * max(id))::bigint FROM t);
             DELETE FROM t WHERE id = (SELECT (random() * max(id))::bigint FROM t);
+            PERFORM nextval('work_steps');
             COMMIT; PERFORM pg_sleep(0.002); END LOOP; END \$\$" >/dev/null 2>&1 &
-    ( while q -c "VACUUM t" >/dev/null 2>&1; do :; done ) &
+    ( n=0; while q -c "VACUUM t" >/dev/null 2>&1; do n=$((n + 1)); echo "$n" >"$TL_OUT/vacuums"; done ) &
+}
+# Until the sessions of work() did INSERTS and UPDATES transactions and
+# VACUUM ran VACUUMS times, or SECONDS passed (a loaded machine): the crash
+# then comes in the middle of all three, however fast the machine.  The
+# amounts are what a loaded 2-core machine does in SECONDS (some 30,000
+# rows in the table by the third crash).
+progress() { q -F ' ' -c "SELECT (SELECT last_value FROM t_id_seq), (SELECT last_value FROM work_steps)"; }
+wait_for_work() { # INSERTS UPDATES VACUUMS SECONDS
+    local end=$((SECONDS + $4)) i0 u0 i u v
+    echo 0 >"$TL_OUT/vacuums"
+    read -r i0 u0 < <(progress)
+    work
+    while [ "$SECONDS" -lt "$end" ]; do
+        sleep 0.2
+        read -r i u < <(progress)
+        v=$(cat "$TL_OUT/vacuums")  # empty while the loop rewrites it
+        [ $(( (i - i0) / 5 )) -ge "$1" ] && [ $((u - u0)) -ge "$2" ] && [ "${v:-0}" -ge "$3" ] && break
+    done
+    note "work before the crash: $(( (i - i0) / 5 )) insert and $((u - u0)) update steps, ${v:-0} VACUUMs"
 }
 
 check_answers() { # WHAT
@@ -82,8 +104,7 @@ check_answers() { # WHAT
 }
 
 for round in 1 2 3; do
-    work
-    sleep $((2 + 2 * round))
+    wait_for_work $((600 * (1 + round))) $((100 * (1 + round))) $((2 * round)) $((2 + 2 * round))
     pgc_as_owner "$PG_BIN/pg_ctl" -D "$data" -m immediate stop >/dev/null 2>&1
     wait
     if pgc_as_owner "$PG_BIN/pg_ctl" -D "$data" -l "$PGC_DIR/main.log" -w -t 120 -o "-p $port" start >/dev/null 2>&1; then
@@ -107,7 +128,9 @@ check_answers "after REINDEX"
 # ---- a streaming replica ----
 standby=$PGC_DIR/standby
 sport=$(pgc_free_port)
-if pgc_as_owner "$PG_BIN/pg_basebackup" -h 127.0.0.1 -p "$port" -U postgres -D "$standby" -R -X stream \
+# --checkpoint=fast: the backup starts at once, not after a checkpoint
+# spread over minutes.
+if pgc_as_owner "$PG_BIN/pg_basebackup" -h 127.0.0.1 -p "$port" -U postgres -D "$standby" -R -X stream --checkpoint=fast \
         >"$TL_OUT/basebackup.log" 2>&1 &&
     printf "port = %s\nunix_socket_directories = '%s'\nhot_standby = on\n" "$sport" "$PGC_DIR" |
         pgc_as_owner tee -a "$standby/postgresql.conf" >/dev/null &&
@@ -121,16 +144,15 @@ else
     fail "a streaming replica"
     tl_end
 fi
-work
-sleep 6
+wait_for_work 1800 300 6 6
 kill $(jobs -p) 2>/dev/null
 wait
 q -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'DO %'" >/dev/null
 q -c "VACUUM t"
 lsn=$(q -c "SELECT pg_current_wal_lsn()")
-for _ in $(seq 1 120); do
+for _ in $(seq 1 600); do
     [ "$(P=$sport q -c "SELECT pg_last_wal_replay_lsn() >= '$lsn'")" = t ] && break
-    sleep 1
+    sleep 0.2
 done
 P=$sport check_answers "on the replica, after inserts, updates, deletes and VACUUM on the primary"
 primary=$(q -c "SELECT md5(string_agg(ids(v, true)::text, ';' ORDER BY v)) FROM generate_series(1, 200000, 997) v")

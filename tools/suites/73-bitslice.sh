@@ -11,8 +11,10 @@
 #     with index_corrupted (XX002), they do not run forever;
 #   - a bounded stress: writers (inserts, updates, deletes) and VACUUM
 #     beside checkers that count the rows of a probe through the index and
-#     by a sequential scan in one REPEATABLE READ snapshot, zero differences.
-#     BITSLICE_STRESS_SECONDS (default 30) sets its length.
+#     by a sequential scan in one REPEATABLE READ snapshot, zero differences;
+#     until BITSLICE_STRESS_PROBES probes were checked and
+#     BITSLICE_STRESS_VACUUMS VACUUMs ran (default 1000 and 250), or
+#     BITSLICE_STRESS_SECONDS passed (default 30, a loaded machine).
 # Ends with "bitslice: N passed, M failed"; exit 1 on any failure.
 set -u
 . "$(dirname "$0")/../testlib.sh"
@@ -93,6 +95,8 @@ fi
 
 # ---- a bounded stress ----
 seconds=${BITSLICE_STRESS_SECONDS:-30}
+probes_wanted=${BITSLICE_STRESS_PROBES:-1000}
+vacuums_wanted=${BITSLICE_STRESS_VACUUMS:-250}
 q >"$TL_OUT/stress-setup.log" 2>&1 <<'SQL' || { cat "$TL_OUT/stress-setup.log"; fail "stress: setup"; tl_end; }
 -- filter of row id: twelve sizes, two seeds (24 groups: a scan walks the
 -- blocks of many groups after their pending rows), the values id % 30 and
@@ -104,6 +108,7 @@ CREATE TABLE stress (id bigserial PRIMARY KEY, f bloom) WITH (autovacuum_enabled
 INSERT INTO stress (f) SELECT stress_filter(g) FROM generate_series(1, 30000) g;
 CREATE INDEX stress_f ON stress USING bloom_bitslice (f);
 CREATE TABLE stress_counts (what text, n bigint);
+CREATE TABLE stress_stop ();  -- a row: the writers stop
 SQL
 # one statement, one snapshot: the rows of each probe through the index
 # (a parameterized bitmap scan) and by a sequential scan (an expression the
@@ -141,7 +146,9 @@ moves() {
 }
 moves_before=$(moves)
 stress_end=$((SECONDS + seconds))
-until_sql="clock_timestamp() < '$(q -c "SELECT now() + interval '$seconds seconds'")'::timestamptz"
+until_sql="clock_timestamp() < '$(q -c "SELECT now() + interval '$seconds seconds'")'::timestamptz
+    AND NOT EXISTS (SELECT FROM stress_stop)"
+stop=$TL_OUT/stress-stop
 # inserts; updates and deletes of runs of rows (blocks left sparse, which
 # VACUUM moves back to pending); VACUUM in a loop; two checkers
 q -c "DO \$\$ DECLARE n bigint := 0; BEGIN WHILE $until_sql LOOP
@@ -157,19 +164,28 @@ q -c "DO \$\$ DECLARE n bigint := 0; d bigint; x bigint; BEGIN WHILE $until_sql 
         INSERT INTO stress_counts VALUES ('deleted', n); END \$\$" >"$TL_OUT/stress-delete.log" 2>&1 &
 (
     n=0
-    while [ "$SECONDS" -lt "$stress_end" ]; do
+    while [ "$SECONDS" -lt "$stress_end" ] && [ ! -e "$stop" ]; do
         q -c "VACUUM stress" >>"$TL_OUT/stress-vacuum.log" 2>&1 || echo "VACUUM failed" >>"$TL_OUT/stress-vacuum.log"
         n=$((n + 1))
+        echo "$n" >"$TL_OUT/stress-vacuums"
     done
-    echo "$n" >"$TL_OUT/stress-vacuums"
 ) &
 for c in 1 2; do
     (
-        while [ "$SECONDS" -lt "$stress_end" ]; do
+        while [ "$SECONDS" -lt "$stress_end" ] && [ ! -e "$stop" ]; do
             q -F ' ' -f "$TL_OUT/stress-check.sql" >>"$TL_OUT/stress-checks-$c.txt" 2>>"$TL_OUT/stress-check-errors.log"
         done
     ) &
 done
+stress_start=$SECONDS
+while [ "$SECONDS" -lt "$stress_end" ]; do
+    sleep 0.5
+    v=$(cat "$TL_OUT/stress-vacuums" 2>/dev/null)  # empty while the loop rewrites it
+    [ "$(cat "$TL_OUT"/stress-checks-*.txt 2>/dev/null | grep -cE '^[0-9]+ [0-9]+ [0-9]+$')" -ge "$probes_wanted" ] &&
+        [ "${v:-0}" -ge "$vacuums_wanted" ] && break
+done
+touch "$stop"
+q -c "INSERT INTO stress_stop DEFAULT VALUES"
 wait
 checks=$(cat "$TL_OUT"/stress-checks-*.txt | grep -cE '^[0-9]+ [0-9]+ [0-9]+$')
 differences=$(cat "$TL_OUT"/stress-checks-*.txt | awk 'NF == 3 && $2 != $3' | wc -l)
@@ -184,7 +200,7 @@ if [ -n "$moves_before" ] && [ -n "$moves_after" ]; then
 else
     moved=
 fi
-note "stress, $seconds s: $checks probes checked, $differences differences; $vacuums VACUUMs ($vacuum_errors failed); rows $counts; $(q -c "SELECT count(*) FROM stress") rows at the end$moved"
+note "stress, $((SECONDS - stress_start)) s (at most $seconds): $checks probes checked, $differences differences; $vacuums VACUUMs ($vacuum_errors failed); rows $counts; $(q -c "SELECT count(*) FROM stress") rows at the end$moved"
 cat "$TL_OUT"/stress-checks-*.txt | awk 'NF == 3 && $2 != $3' | head -n 5
 head -n 5 "$TL_OUT/stress-check-errors.log" "$TL_OUT/stress-vacuum.log"
 check "stress: every probe through the index counts the rows of the sequential scan in the same snapshot ($checks probes, $differences differences)" \

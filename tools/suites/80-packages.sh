@@ -22,8 +22,38 @@ majors=${PG:-$(pg_majors | tr '\n' ' ')}
 version=$(sed -n "s/^default_version *= *'\(.*\)'/\1/p" bloomfilter.control)
 
 # ---- build ----
-if PG="$majors" tools/build-deb.sh >"$out/build.log" 2>&1; then
-    pass "make deb builds $(ls build/deb/*.deb | grep -vc dbgsym) packages: $(cd build/deb && ls *.deb | grep -v dbgsym | sed 's/_.*//' | tr '\n' ' ')"
+# What make deb made of these very sources (the tracked files as they are
+# in the work tree, the majors and their servers, the build tools) is kept
+# beside the servers' cache, outside the clone: another run or clone of the
+# same tree tests the same packages without building them again
+# (BLOOM_DEB_CACHE=off builds them anyway).
+cache=$(tools/postgres.sh --cache)
+key=$({
+    git ls-files -z | xargs -0 sha256sum 2>/dev/null
+    echo "$majors"
+    for m in $majors; do echo "$m $(cat "$cache/$m/complete" 2>/dev/null)"; done
+    dpkg-query -W gcc clang dpkg-dev debhelper lintian postgresql-server-dev-all 2>/dev/null
+} | sha256sum | cut -c1-16)
+debs=$cache/../debs/$key
+if [ "${BLOOM_DEB_CACHE:-}" != off ] && [ -f "$debs/complete" ]; then
+    rm -rf build/deb
+    mkdir -p build/deb
+    cp -a "$debs"/. build/deb/
+    rm -f build/deb/complete
+    built="made earlier of these same sources, kept in $(cd "$debs" && pwd)"
+elif PG="$majors" tools/build-deb.sh >"$out/build.log" 2>&1; then
+    rm -rf "$debs.tmp.$$"
+    mkdir -p "$debs.tmp.$$"
+    find build/deb -maxdepth 1 -type f -exec cp -a {} "$debs.tmp.$$"/ \;
+    touch "$debs.tmp.$$/complete"
+    rm -rf "$debs"
+    mv "$debs.tmp.$$" "$debs"
+    # the newest few trees' packages
+    ls -dt "$cache"/../debs/*/ | tail -n +6 | xargs -r rm -rf
+    built="built now"
+fi
+if [ -n "${built:-}" ]; then
+    pass "make deb builds $(ls build/deb/*.deb | grep -vc dbgsym) packages ($built): $(cd build/deb && ls *.deb | grep -v dbgsym | sed 's/_.*//' | tr '\n' ' ')"
 else
     tail -n 40 "$out/build.log"
     fail "make deb"
@@ -142,21 +172,22 @@ check_package() { # MAJOR: ok/FAILED lines
     PG_BIN=$root/usr/lib/postgresql/$major/bin PG_CONFIG=$root/usr/lib/postgresql/$major/bin/pg_config
     export PG_BIN PG_CONFIG
     # installcheck runs pg_regress against what is installed; it builds and
-    # installs nothing.
+    # installs nothing.  Its results go to a directory of their own: the
+    # pg suite may run on the same major meanwhile, in build/pg/MAJOR.
     (
         pgc_setup packages-"$major"
         pgc_start main || exit 1
         pgc_env main
-        make --no-print-directory PG_CONFIG="$PG_CONFIG" installcheck
+        make --no-print-directory PG_CONFIG="$PG_CONFIG" PG_BUILD_DIR="$out/regress-$major" installcheck
     ) >"$out/pg-regress-$major.log" 2>&1
-    regress_ok=$(grep -cE '^(test +[a-z_0-9]+ +\.\.\. ok|ok +[0-9]+ +[-+] )' "$out/pg-regress-$major.log")
-    regress_failed=$(grep -cE '^(test +[a-z_0-9]+ +\.\.\. FAILED|not ok +[0-9]+ )' "$out/pg-regress-$major.log")
+    regress_ok=$(grep -cE '^((test +| +)[a-z_0-9]+ +\.\.\. ok|ok +[0-9]+ +[-+] )' "$out/pg-regress-$major.log")
+    regress_failed=$(grep -cE '^((test +| +)[a-z_0-9]+ +\.\.\. FAILED|not ok +[0-9]+ )' "$out/pg-regress-$major.log")
     tests=$(ls sql/*.sql | wc -l)
     if [ "$regress_ok" -eq "$tests" ] && [ "$regress_failed" -eq 0 ]; then
         pass "PostgreSQL $major: pg_regress, all $tests tests, against the installed package"
     else
         grep -E '^(test |not ok )' "$out/pg-regress-$major.log" | grep -v ' ok '
-        head -n 40 build/pg/"$major"/regression.diffs 2>/dev/null
+        head -n 40 "$out/regress-$major/regression.diffs" 2>/dev/null
         fail "PostgreSQL $major: pg_regress against the installed package ($regress_ok of $tests ok)"
     fi
     if [ "$major" = "$first_major" ]; then
