@@ -438,6 +438,100 @@ void bloom_slices_from_rows(const uint8_t *const *rows, unsigned nrows, uint64_t
 void bloom_slices_to_rows(const uint64_t *cols, uint64_t nbytes, uint8_t *const *rows,
                           unsigned nrows);
 
+/*
+ * Blocks of slices, as both hosts store them.  An index keeps a group's
+ * rows in blocks of cap slots, cap a multiple of 64 from
+ * BLOOM_SLICES_MIN_CAP to BLOOM_SLICES_MAX_CAP.  A block's slices are one
+ * stream of nbits * cap / 8 bytes: slice p at byte p * cap / 8, its word w
+ * (the bits of slots 64 w to 64 w + 63, bit j for slot 64 w + j) at word
+ * p * cap / 64 + w.  The host cuts the stream into pages of page_bytes (a
+ * multiple of 8; the last page holds the rest), stored as it stores them
+ * (PostgreSQL pages, SQLite rows of NAME_slices).
+ */
+#define BLOOM_SLICES_MIN_CAP 64
+#define BLOOM_SLICES_MAX_CAP 1024
+/* Pending rows of a group that make a batch to slice. */
+#define BLOOM_SLICES_BATCH_ROWS 64
+/* Geometries an index holds; rows of further ones are kept aside. */
+#define BLOOM_SLICES_MAX_GROUPS 64
+
+/* How a page stores its words: little-endian (SQLite's rows, portable), or
+ * in the host's order (PostgreSQL's pages, which are the machine's). */
+typedef enum bloom_slices_order {
+    BLOOM_SLICES_LITTLE_ENDIAN,
+    BLOOM_SLICES_HOST_ORDER
+} bloom_slices_order;
+
+/* Pages of a block's stream, and the bytes of page `page` (0 past the
+ * last).  0 for a cap or page_bytes out of range. */
+uint32_t bloom_slices_pages(uint32_t cap, uint64_t nbits, uint32_t page_bytes);
+uint32_t bloom_slices_page_bytes(uint32_t cap, uint64_t nbits, uint32_t page_bytes, uint32_t page);
+
+/* Where word w (w < cap / 64) of slice p of a block is: its page and the
+ * byte in that page. */
+static inline void bloom_slices_word_at(uint32_t cap, uint32_t page_bytes, uint64_t p, uint32_t w,
+                                        uint32_t *page, uint32_t *byte)
+{
+    uint64_t q = p * (cap / 64) + w;
+    *page = (uint32_t)(q / (page_bytes / 8));
+    *byte = (uint32_t)(q % (page_bytes / 8) * 8);
+}
+
+/* The slots of a new block for nrows rows (whole words), at least twice
+ * last_cap (0: no last block, or rows not trickling in), within
+ * [BLOOM_SLICES_MIN_CAP, cap_max]; cap_max, what the host's block header
+ * allows, is a multiple of 64 in [BLOOM_SLICES_MIN_CAP, BLOOM_SLICES_MAX_CAP]. */
+uint32_t bloom_slices_block_cap(uint32_t nrows, uint32_t last_cap, uint32_t cap_max);
+
+/*
+ * Rows for slots [first, first + n) of a block, transposed once and then
+ * merged into each page of the stream: in every slot word the rows touch,
+ * the slots before first keep their bits, the rows' slots get the rows'
+ * bits and the slots after them are cleared (a host may have left bits of
+ * rows never registered).  Other words are left as they are.
+ */
+typedef struct bloom_slices_batch {
+    uint64_t nbits;
+    uint32_t cap, first, n;
+    uint32_t w0, nw;      /* the slot words touched: [w0, w0 + nw) */
+    uint64_t nslices;     /* slices a slot word holds: nbits rounded up to 64 */
+    const uint64_t *cols; /* [w - w0][p]: word w of slice p */
+    const uint64_t *keep; /* [w - w0]: the bits of slots before first */
+} bloom_slices_batch;
+
+/* Words of memory bloom_slices_batch_make needs; 0 when the arguments are
+ * out of range (n 0, first + n past BLOOM_SLICES_MAX_CAP, nbits 0 or past
+ * 2^32) or the size does not fit a size_t. */
+size_t bloom_slices_batch_words(uint64_t nbits, uint32_t first, uint32_t n);
+/* rows[i] (i < n) is the bit array of the row for slot first + i
+ * (bloom_geometry_nbytes bytes); words, of nwords >= bloom_slices_batch_words
+ * words, is the caller's and holds the batch while it is used.
+ * BLOOM_E_INVALID_ARGUMENT for a cap or range of slots out of range,
+ * BLOOM_E_LIMIT for memory too small. */
+bloom_status bloom_slices_batch_make(bloom_slices_batch *b, uint64_t nbits, uint32_t cap,
+                                     uint32_t first, const uint8_t *const *rows, uint32_t n,
+                                     uint64_t *words, size_t nwords, bloom_error *err);
+/* Merge the batch into page `page` of its block's stream: content holds
+ * the page's bytes, content_bytes of them (bloom_slices_page_bytes, else
+ * BLOOM_E_INVALID_ARGUMENT). */
+bloom_status bloom_slices_batch_merge(const bloom_slices_batch *b, uint32_t page_bytes,
+                                      uint32_t page, uint8_t *content, uint32_t content_bytes,
+                                      bloom_slices_order order, bloom_error *err);
+
+/*
+ * The words of page `page` of a block's stream (content: its
+ * content_bytes bytes) into cols, as bloom_slices_to_rows reads them: the
+ * cap / 64 slot words one after the other, each bloom_geometry_nbytes * 8
+ * words long (ncols words in all), word w of slice p at
+ * [w * nbytes * 8 + p]; the words past nbits, which no page holds, are
+ * zeroed.  Read every page of the block, then turn each slot word back
+ * into rows.
+ */
+bloom_status bloom_slices_page_to_cols(uint32_t cap, uint64_t nbits, uint32_t page_bytes,
+                                       uint32_t page, const uint8_t *content,
+                                       uint32_t content_bytes, bloom_slices_order order,
+                                       uint64_t *cols, size_t ncols, bloom_error *err);
+
 /* ---- batched probes (core/probe_batch.c) ---- */
 
 /*

@@ -146,14 +146,14 @@ static void transpose64(uint64_t a[64])
     }
 }
 
-void bloom_slices_from_rows(const uint8_t *const *rows, unsigned nrows, uint64_t nbytes,
-                            uint64_t *cols)
+/* bloom_slices_from_rows, a NULL row counting as zeros. */
+static void from_rows(const uint8_t *const *rows, unsigned nrows, uint64_t nbytes, uint64_t *cols)
 {
     uint64_t tile[64];
     for (uint64_t w = 0; w < nbytes / 8; w++) {
         uint64_t any = 0;
         for (unsigned j = 0; j < 64; j++) {
-            tile[j] = j < nrows ? load_le64(rows[j] + 8 * w) : 0;
+            tile[j] = j < nrows && rows[j] != NULL ? load_le64(rows[j] + 8 * w) : 0;
             any |= tile[j];
         }
         if (any == 0) {
@@ -163,6 +163,12 @@ void bloom_slices_from_rows(const uint8_t *const *rows, unsigned nrows, uint64_t
         transpose64(tile);
         memcpy(cols + 64 * w, tile, sizeof tile);
     }
+}
+
+void bloom_slices_from_rows(const uint8_t *const *rows, unsigned nrows, uint64_t nbytes,
+                            uint64_t *cols)
+{
+    from_rows(rows, nrows < 64 ? nrows : 64, nbytes, cols);
 }
 
 void bloom_slices_to_rows(const uint64_t *cols, uint64_t nbytes, uint8_t *const *rows,
@@ -175,4 +181,179 @@ void bloom_slices_to_rows(const uint64_t *cols, uint64_t nbytes, uint8_t *const 
         for (unsigned j = 0; j < nrows && j < 64; j++)
             store_le64(rows[j] + 8 * w, tile[j]);
     }
+}
+
+/* ---- blocks of slices ---- */
+
+static bool cap_ok(uint32_t cap)
+{
+    return cap >= BLOOM_SLICES_MIN_CAP && cap <= BLOOM_SLICES_MAX_CAP && cap % 64 == 0;
+}
+
+/* Bytes of a block's stream; 0 when cap, nbits or page_bytes are out of
+ * range (nbits below 2^32: the stream then stays below 2^39 bytes). */
+static uint64_t stream_bytes(uint32_t cap, uint64_t nbits, uint32_t page_bytes)
+{
+    if (!cap_ok(cap) || nbits == 0 || nbits > UINT32_MAX || page_bytes == 0 || page_bytes % 8 != 0)
+        return 0;
+    return nbits * (cap / 8);
+}
+
+uint32_t bloom_slices_pages(uint32_t cap, uint64_t nbits, uint32_t page_bytes)
+{
+    uint64_t bytes = stream_bytes(cap, nbits, page_bytes), pages;
+    if (bytes == 0)
+        return 0;
+    pages = (bytes + page_bytes - 1) / page_bytes;
+    return pages > UINT32_MAX ? 0 : (uint32_t)pages;
+}
+
+uint32_t bloom_slices_page_bytes(uint32_t cap, uint64_t nbits, uint32_t page_bytes, uint32_t page)
+{
+    uint64_t bytes = stream_bytes(cap, nbits, page_bytes), start = (uint64_t)page * page_bytes;
+    if (start >= bytes)
+        return 0;
+    return bytes - start < page_bytes ? (uint32_t)(bytes - start) : page_bytes;
+}
+
+uint32_t bloom_slices_block_cap(uint32_t nrows, uint32_t last_cap, uint32_t cap_max)
+{
+    uint64_t want = ((uint64_t)nrows + 63) / 64 * 64;
+    if (want < 2 * (uint64_t)last_cap)
+        want = 2 * (uint64_t)last_cap;
+    if (want > cap_max)
+        want = cap_max;
+    if (want > BLOOM_SLICES_MAX_CAP)
+        want = BLOOM_SLICES_MAX_CAP;
+    return want < BLOOM_SLICES_MIN_CAP ? BLOOM_SLICES_MIN_CAP : (uint32_t)want;
+}
+
+/* Slices a slot word holds: one a bit of the row's whole words. */
+static uint64_t slices_of(uint64_t nbits)
+{
+    return (nbits + 63) / 64 * 64;
+}
+
+size_t bloom_slices_batch_words(uint64_t nbits, uint32_t first, uint32_t n)
+{
+    if (nbits == 0 || nbits > UINT32_MAX || n == 0 || first > BLOOM_SLICES_MAX_CAP ||
+        n > BLOOM_SLICES_MAX_CAP - first)
+        return 0;
+    uint64_t nw = (first + n - 1) / 64 - first / 64 + 1, words = nw * (slices_of(nbits) + 1);
+    return words > SIZE_MAX ? 0 : (size_t)words;
+}
+
+bloom_status bloom_slices_batch_make(bloom_slices_batch *b, uint64_t nbits, uint32_t cap,
+                                     uint32_t first, const uint8_t *const *rows, uint32_t n,
+                                     uint64_t *words, size_t nwords, bloom_error *err)
+{
+    size_t need = bloom_slices_batch_words(nbits, first, n);
+    if (!cap_ok(cap) || need == 0 || first + n > cap)
+        return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT,
+                          "slots %u to %u of a block of %u slots of %llu bits cannot be sliced",
+                          first, first + n, cap, (unsigned long long)nbits);
+    if (words == NULL || nwords < need)
+        return bloom_fail(err, BLOOM_E_LIMIT, "slicing %u rows takes %zu words, not %zu", n, need,
+                          nwords);
+    uint64_t nslices = slices_of(nbits);
+    uint32_t w0 = first / 64, nw = (first + n - 1) / 64 - w0 + 1;
+    uint64_t *cols = words, *keep = words + (size_t)nw * nslices;
+    for (uint32_t w = 0; w < nw; w++) {
+        const uint8_t *tile[64];
+        uint32_t base = 64 * (w0 + w);
+        for (uint32_t j = 0; j < 64; j++) {
+            uint32_t slot = base + j;
+            tile[j] = slot >= first && slot < first + n ? rows[slot - first] : NULL;
+        }
+        from_rows(tile, 64, nslices / 8, cols + (size_t)w * nslices);
+        keep[w] = base + 64 <= first ? ~UINT64_C(0)
+                  : base >= first    ? 0
+                                     : (UINT64_C(1) << (first - base)) - 1;
+    }
+    *b = (bloom_slices_batch){.nbits = nbits,
+                              .cap = cap,
+                              .first = first,
+                              .n = n,
+                              .w0 = w0,
+                              .nw = nw,
+                              .nslices = nslices,
+                              .cols = cols,
+                              .keep = keep};
+    return bloom_ok(err);
+}
+
+static uint64_t load_word(const uint8_t *p, bloom_slices_order order)
+{
+    uint64_t v;
+    if (order == BLOOM_SLICES_LITTLE_ENDIAN)
+        return load_le64(p);
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+static void store_word(uint8_t *p, uint64_t v, bloom_slices_order order)
+{
+    if (order == BLOOM_SLICES_LITTLE_ENDIAN)
+        store_le64(p, v);
+    else
+        memcpy(p, &v, sizeof v);
+}
+
+/* Whether content_bytes are the bytes of page `page` of the stream. */
+static bloom_status check_page(uint32_t cap, uint64_t nbits, uint32_t page_bytes, uint32_t page,
+                               uint32_t content_bytes, bloom_error *err)
+{
+    uint32_t bytes = bloom_slices_page_bytes(cap, nbits, page_bytes, page);
+    if (bytes == 0 || bytes != content_bytes)
+        return bloom_fail(err, BLOOM_E_INVALID_ARGUMENT,
+                          "page %u of slices of %u slots of %llu bits in pages of %u bytes is not "
+                          "%u bytes",
+                          page, cap, (unsigned long long)nbits, page_bytes, content_bytes);
+    return BLOOM_OK;
+}
+
+bloom_status bloom_slices_batch_merge(const bloom_slices_batch *b, uint32_t page_bytes,
+                                      uint32_t page, uint8_t *content, uint32_t content_bytes,
+                                      bloom_slices_order order, bloom_error *err)
+{
+    bloom_status st = check_page(b->cap, b->nbits, page_bytes, page, content_bytes, err);
+    if (st != BLOOM_OK)
+        return st;
+    uint32_t swords = b->cap / 64; /* words of a slice */
+    uint64_t q0 = (uint64_t)page * (page_bytes / 8);
+    /* word q of the stream is word q % swords of slice q / swords */
+    for (uint32_t i = 0; i < content_bytes / 8; i++) {
+        uint64_t q = q0 + i, p = q / swords;
+        uint32_t w = (uint32_t)(q % swords);
+        if (w < b->w0 || w - b->w0 >= b->nw)
+            continue;
+        size_t at = (size_t)(w - b->w0);
+        store_word(content + 8 * i,
+                   (load_word(content + 8 * i, order) & b->keep[at]) | b->cols[at * b->nslices + p],
+                   order);
+    }
+    return bloom_ok(err);
+}
+
+bloom_status bloom_slices_page_to_cols(uint32_t cap, uint64_t nbits, uint32_t page_bytes,
+                                       uint32_t page, const uint8_t *content,
+                                       uint32_t content_bytes, bloom_slices_order order,
+                                       uint64_t *cols, size_t ncols, bloom_error *err)
+{
+    bloom_status st = check_page(cap, nbits, page_bytes, page, content_bytes, err);
+    if (st != BLOOM_OK)
+        return st;
+    uint32_t swords = cap / 64;
+    uint64_t nslices = slices_of(nbits), q0 = (uint64_t)page * (page_bytes / 8);
+    if (cols == NULL || ncols / swords < nslices)
+        return bloom_fail(err, BLOOM_E_LIMIT, "the slices of %u slots of %llu bits take %llu words",
+                          cap, (unsigned long long)nbits, (unsigned long long)(swords * nslices));
+    for (uint32_t i = 0; i < content_bytes / 8; i++) {
+        uint64_t q = q0 + i;
+        cols[(size_t)(q % swords) * nslices + q / swords] = load_word(content + 8 * i, order);
+    }
+    for (uint32_t w = 0; w < swords; w++)
+        for (uint64_t p = nbits; p < nslices; p++)
+            cols[(size_t)w * nslices + p] = 0;
+    return bloom_ok(err);
 }

@@ -15,7 +15,7 @@
  * bit positions, ANDs the slices, and returns the tids of the slots left.
  *
  * New rows go to their group's pending chain, rows stored as they are
- * (tid and bits); once it holds BS_FLUSH_ROWS rows they are sliced into the
+ * (tid and bits); once it holds BLOOM_SLICES_BATCH_ROWS rows they are sliced into the
  * group's last block (and a new one when it is full), which writes each
  * slice page once per batch instead of once per row.
  *
@@ -63,14 +63,9 @@ BLOOM_HIDDEN_BEGIN
 #define BS_METAPAGE_BLKNO 0
 #define BS_STRATEGY_CONTAINS 1	/* @>(bloom, T): the filter may contain the value */
 
-/* Rows of a group's pending chain that make a batch to slice. */
-#define BS_FLUSH_ROWS 64
-/* At most this many pending rows are sliced by one flush. */
+/* At most this many pending rows are sliced by one flush (a batch, the
+ * group's slots and its groups: core/bloom.h, BLOOM_SLICES_*). */
 #define BS_FLUSH_MAX 1024
-#define BS_MIN_CAP 64
-#define BS_MAX_CAP 1024
-/* Groups the metapage holds; rows of further geometries are kept aside. */
-#define BS_MAX_GROUPS 64
 
 /* Page types */
 #define BS_PAGE_META 1
@@ -133,7 +128,7 @@ typedef struct BsMetaData
 	BlockNumber aside_head;
 	BlockNumber aside_tail;
 	uint64		aside_count;
-	BsGroup		groups[BS_MAX_GROUPS];
+	BsGroup		groups[BLOOM_SLICES_MAX_GROUPS];
 	/* the value kinds (header bytes 10..15) the indexed filters store,
 	 * merged: while none stores any, a text key is hashed as text */
 	uint8		value_kinds;
@@ -197,6 +192,11 @@ extern bool bs_xlog_full(const BsXlog *x);
 extern void bs_xlog_finish(BsXlog *x);
 
 extern void bs_init_page(Page page, uint16 type, uint64 owner);
+/* Whether page is one of ours (initialized, with our special space) of
+ * type; of type and owner; and a chain's page whose content is within it. */
+extern bool bs_page_is(Page page, uint16 type);
+extern bool bs_page_of(Page page, uint16 type, uint64 owner);
+extern bool bs_chain_page_of(Page page, uint16 type, uint64 owner);
 /* A page for new content, exclusively locked: a free one, else a new one. */
 extern Buffer bs_new_buffer(Relation index);
 /* Raise index corruption (XX002) naming the page. */
@@ -208,7 +208,7 @@ extern uint32 bs_slice_page_bytes(uint32 cap, uint32 nbits, uint32 pg);
 extern Size bs_header_size(uint32 cap, uint32 nbits);
 extern uint16 bs_cap_max(uint32 nbits);
 /* The largest max_nbits a page allows (a pending row fits one page, a
- * block of BS_MIN_CAP slots has a header that fits one). */
+ * block of BLOOM_SLICES_MIN_CAP slots has a header that fits one). */
 extern uint32 bs_max_nbits_limit(void);
 
 /* The metapage, read and checked: a copy. */

@@ -32,7 +32,7 @@ typedef struct BsBuildState
 	Buffer		metabuf;
 	uint32		max_nbits;
 	uint8	   *sig;
-	BsBuildGroup groups[BS_MAX_GROUPS];
+	BsBuildGroup groups[BLOOM_SLICES_MAX_GROUPS];
 	ItemPointerData *aside;
 	int			naside;
 	int			maxaside;
@@ -127,7 +127,7 @@ build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, boo
 	if (indexed)
 	{
 		gi = bs_find_group(meta, &geo);
-		if (gi < 0 && meta->ngroups < BS_MAX_GROUPS)
+		if (gi < 0 && meta->ngroups < BLOOM_SLICES_MAX_GROUPS)
 		{
 			/* a new group, with nothing in it yet */
 			BsGroup    *g = &meta->groups[meta->ngroups];
@@ -210,7 +210,7 @@ bs_build(Relation heap, Relation index, IndexInfo *indexInfo)
 		BsGroup    *g = &meta->groups[gi];
 		bloom_geometry geo = {g->layout, g->nhashes, g->seed, g->nbits};
 
-		if (bg->nrows >= BS_FLUSH_ROWS || (bg->nrows > 0 && g->last_block != InvalidBlockNumber))
+		if (bg->nrows >= BLOOM_SLICES_BATCH_ROWS || (bg->nrows > 0 && g->last_block != InvalidBlockNumber))
 			slice_buffer(&st, (int) gi);
 		else if (bg->nrows > 0)
 			bs_append_pending(index, st.metabuf, &geo, bg->rows, bg->nrows, true);

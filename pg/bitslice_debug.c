@@ -29,7 +29,7 @@ walk_chain_page(BsWalk *walk, BlockNumber blkno, uint16 type, uint64 owner, Size
 	buf = ReadBuffer(index, blkno);
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buf);
-	if (BsPageGetOpaque(page)->type != type || BsPageGetOpaque(page)->owner != owner)
+	if (!bs_chain_page_of(page, type, owner))
 		bs_corrupt(index, blkno, "a page of a chain is not the chain's");
 	n = (((PageHeader) page)->pd_lower - BS_CONTENT_OFFSET) / size;
 	for (uint32 i = 0; i < n; i++)
@@ -93,7 +93,7 @@ bloom_bitslice_debug(PG_FUNCTION_ARGS)
 			buf = ReadBuffer(index, blkno);
 			LockBuffer(buf, BUFFER_LOCK_SHARE);
 			h = (BsBlockHeader *) PageGetContents(BufferGetPage(buf));
-			if (BsPageGetOpaque(BufferGetPage(buf))->type != BS_PAGE_BLOCK ||
+			if (!bs_page_is(BufferGetPage(buf), BS_PAGE_BLOCK) ||
 				!bs_header_ok(h, id, gi, g))
 				bs_corrupt(index, blkno, "a block is not the block its group points to");
 			for (uint32 slot = 0; slot < h->nrows; slot++)

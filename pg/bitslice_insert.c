@@ -108,10 +108,7 @@ chain_tail(Relation index, BsXlog *x, BlockNumber tail, uint64 owner, uint16 typ
 	*buf = ReadBuffer(index, tail);
 	LockBuffer(*buf, BUFFER_LOCK_EXCLUSIVE);
 	page = bs_xlog_page(x, *buf, false);
-	if (PageGetSpecialSize(page) != MAXALIGN(sizeof(BsPageOpaqueData)) ||
-		BsPageGetOpaque(page)->type != type || BsPageGetOpaque(page)->owner != owner ||
-		((PageHeader) page)->pd_lower < BS_CONTENT_OFFSET ||
-		((PageHeader) page)->pd_lower > BS_CONTENT_OFFSET + BS_PAGE_CAPACITY)
+	if (!bs_chain_page_of(page, type, owner))
 		bs_corrupt(index, tail, "the tail of a chain is not the chain's");
 	return page;
 }
@@ -157,7 +154,7 @@ bs_append_pending(Relation index, Buffer metabuf, const bloom_geometry *geo, con
 				size = BS_ENTRY_SIZE(nbytes);
 	int			gi = bs_find_group(BsPageGetMeta(BufferGetPage(metabuf)), geo);
 
-	if (gi < 0 && BsPageGetMeta(BufferGetPage(metabuf))->ngroups >= BS_MAX_GROUPS)
+	if (gi < 0 && BsPageGetMeta(BufferGetPage(metabuf))->ngroups >= BLOOM_SLICES_MAX_GROUPS)
 		return -1;
 	for (int r = 0; r < nrows; r++)
 	{
@@ -238,66 +235,38 @@ bs_append_aside(Relation index, Buffer metabuf, const ItemPointerData *tids, int
 
 /* ---- slicing rows into blocks ---- */
 
-/* Slots for n rows: a multiple of 64 (a slot word), at least BS_MIN_CAP. */
-static uint32
-slots_for(uint32 n)
+/* A failure of the core's slicing: its sizes were checked here first. */
+static void
+slicing_failed(const bloom_error *err)
 {
-	return Max(BS_MIN_CAP, Min(BS_MAX_CAP, (n + 63) / 64 * 64));
-}
-
-/* A slot word of a slice, native order (index pages are the machine's). */
-static inline uint64
-slice_word(const uint8 *slice, uint32 w)
-{
-	uint64		v;
-
-	memcpy(&v, slice + 8 * w, 8);
-	return v;
-}
-
-static inline void
-set_slice_word(uint8 *slice, uint32 w, uint64 v)
-{
-	memcpy(slice + 8 * w, &v, 8);
+	elog(ERROR, "bloom_bitslice: %s", err->message);
 }
 
 /*
  * Write rows into slots [first, first + n) of a block: its slice pages
- * (pages[], fresh: new pages to initialize) get, in each slot word the rows
- * touch, the rows' bits; the bits of slots not registered yet are cleared
- * (a crash may have left some).  Records of up to 4 pages.
+ * (pages[], fresh: new pages to initialize) get the rows' bits merged
+ * (bloom_slices_batch_merge).  Records of up to 4 pages.
  */
 static void
 write_slices(Relation index, const BsGroup *g, uint64 id, uint32 cap, const BlockNumber *pages,
 			 bool fresh, uint32 first, const BsRow *rows, uint32 n, bool building)
 {
 	uint32		nbits = g->nbits,
-				nbytes = (uint32) ((nbits + 63) / 64 * 8),
-				npages = bs_slice_pages(cap, nbits),
-				swords = cap / 64,	/* words of a slice */
-				w0 = first / 64,
-				w1 = (first + n - 1) / 64,
-				nw = w1 - w0 + 1;
-	uint64	   *cols = palloc_extended((Size) nw * nbytes * 8 * sizeof(uint64), MCXT_ALLOC_HUGE);
-	uint64	   *keep = palloc(nw * sizeof(uint64));
-	uint8	   *zero = palloc0(nbytes);
+				npages = bs_slice_pages(cap, nbits);
+	const uint8 *rowbits[BLOOM_SLICES_MAX_CAP];
+	size_t		nwords = bloom_slices_batch_words(nbits, first, n);
+	uint64	   *words;
+	bloom_slices_batch batch;
+	bloom_error err;
 
-	for (uint32 w = 0; w < nw; w++)
-	{
-		const uint8 *rowbits[64];
-		uint32		base = 64 * (w0 + w);
-
-		for (uint32 j = 0; j < 64; j++)
-		{
-			uint32		slot = base + j;
-
-			rowbits[j] = slot >= first && slot < first + n ? rows[slot - first].bits : zero;
-		}
-		bloom_slices_from_rows(rowbits, 64, nbytes, cols + (Size) w * nbytes * 8);
-		/* the registered slots before `first` keep their bits */
-		keep[w] = base + 64 <= first ? ~UINT64CONST(0) :
-			base >= first ? 0 : (UINT64CONST(1) << (first - base)) - 1;
-	}
+	if (nwords == 0 || n > lengthof(rowbits))
+		elog(ERROR, "bloom_bitslice: %u rows at slot %u cannot be sliced", n, first);
+	for (uint32 i = 0; i < n; i++)
+		rowbits[i] = rows[i].bits;
+	words = palloc_extended(nwords * sizeof(uint64), MCXT_ALLOC_HUGE);
+	if (bloom_slices_batch_make(&batch, nbits, cap, first, rowbits, n, words, nwords, &err) !=
+		BLOOM_OK)
+		slicing_failed(&err);
 	for (uint32 pg = 0; pg < npages;)
 	{
 		BsXlog		x;
@@ -308,9 +277,7 @@ write_slices(Relation index, const BsGroup *g, uint64 id, uint32 cap, const Bloc
 		for (; pg < npages && !bs_xlog_full(&x); pg++)
 		{
 			uint32		bytes = bs_slice_page_bytes(cap, nbits, pg);
-			uint64		q0 = (uint64) pg * (BS_PAGE_CAPACITY / 8);	/* first word */
 			Page		page;
-			uint8	   *content;
 
 			bufs[nbufs] = ReadBuffer(index, pages[pg]);
 			LockBuffer(bufs[nbufs], BUFFER_LOCK_EXCLUSIVE);
@@ -322,32 +289,21 @@ write_slices(Relation index, const BsGroup *g, uint64 id, uint32 cap, const Bloc
 				((PageHeader) page)->pd_lower = BS_CONTENT_OFFSET + bytes;
 				memset(PageGetContents(page), 0, bytes);
 			}
-			else if (BsPageGetOpaque(page)->type != BS_PAGE_SLICES ||
-					 BsPageGetOpaque(page)->owner != id ||
+			else if (!bs_page_of(page, BS_PAGE_SLICES, id) ||
 					 ((PageHeader) page)->pd_lower != BS_CONTENT_OFFSET + bytes)
 				bs_corrupt(index, pages[pg], "a slice page is not its block's");
-			content = (uint8 *) PageGetContents(page);
-			/* word q of the stream is word q % swords of slice q / swords */
-			for (uint32 i = 0; i < bytes / 8; i++)
-			{
-				uint64		q = q0 + i;
-				uint32		p = (uint32) (q / swords),
-							w = (uint32) (q % swords);
-
-				if (w < w0 || w > w1)
-					continue;
-				set_slice_word(content, i, (slice_word(content, i) & keep[w - w0]) |
-							   cols[(Size) (w - w0) * nbytes * 8 + p]);
-			}
+			/* index pages hold words in the machine's order */
+			if (bloom_slices_batch_merge(&batch, BS_PAGE_CAPACITY, pg,
+										 (uint8 *) PageGetContents(page), bytes,
+										 BLOOM_SLICES_HOST_ORDER, &err) != BLOOM_OK)
+				slicing_failed(&err);
 		}
 		bs_xlog_finish(&x);
 		for (int i = 0; i < nbufs; i++)
 			UnlockReleaseBuffer(bufs[i]);
 		CHECK_FOR_INTERRUPTS();
 	}
-	pfree(cols);
-	pfree(keep);
-	pfree(zero);
+	pfree(words);
 }
 
 /* The pages of a new block of cap slots: the header's, then its slices'.
@@ -401,7 +357,7 @@ bs_slice_rows(Relation index, Buffer metabuf, int gi, const BsRow *rows, int nro
 			lastbuf = ReadBuffer(index, g.last_block);
 			LockBuffer(lastbuf, BUFFER_LOCK_SHARE);
 			last = (BsBlockHeader *) PageGetContents(BufferGetPage(lastbuf));
-			if (BsPageGetOpaque(BufferGetPage(lastbuf))->type != BS_PAGE_BLOCK ||
+			if (!bs_page_is(BufferGetPage(lastbuf), BS_PAGE_BLOCK) ||
 				!bs_header_ok(last, g.last_id, (uint32) gi, &g))
 				bs_corrupt(index, g.last_block, "the last block of a group is not its block");
 		}
@@ -418,11 +374,8 @@ bs_slice_rows(Relation index, Buffer metabuf, int gi, const BsRow *rows, int nro
 		}
 		else
 		{
-			uint32		want = slots_for((uint32) (nrows - done));
-
-			if (grow && last != NULL)
-				want = Max(want, 2 * (uint32) last->cap);
-			cap = Min(want, g.cap_max);
+			cap = bloom_slices_block_cap((uint32) (nrows - done),
+										 grow && last != NULL ? last->cap : 0, g.cap_max);
 			fresh = true;
 			first = 0;
 			pages = palloc(bs_slice_pages(cap, g.nbits) * sizeof(BlockNumber));
@@ -547,7 +500,7 @@ bs_flush(Relation index, int gi)
 	LockBuffer(metabuf, BUFFER_LOCK_EXCLUSIVE);
 	meta = BsPageGetMeta(BufferGetPage(metabuf));
 	bs_check_meta(index, meta);
-	if (gi >= (int) meta->ngroups || meta->groups[gi].pending_count < BS_FLUSH_ROWS)
+	if (gi >= (int) meta->ngroups || meta->groups[gi].pending_count < BLOOM_SLICES_BATCH_ROWS)
 	{
 		UnlockReleaseBuffer(metabuf);
 		MemoryContextSwitchTo(old);
@@ -571,10 +524,7 @@ bs_flush(Relation index, int gi)
 		buf = ReadBuffer(index, blkno);
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buf);
-		if (BsPageGetOpaque(page)->type != BS_PAGE_PENDING ||
-			BsPageGetOpaque(page)->owner != g.pending_id ||
-			((PageHeader) page)->pd_lower < BS_CONTENT_OFFSET ||
-			((PageHeader) page)->pd_lower > BS_CONTENT_OFFSET + BS_PAGE_CAPACITY)
+		if (!bs_chain_page_of(page, BS_PAGE_PENDING, g.pending_id))
 			bs_corrupt(index, blkno, "a page of a pending chain is not the chain's");
 		nentries = (((PageHeader) page)->pd_lower - BS_CONTENT_OFFSET) / BS_ENTRY_SIZE(nbytes);
 		if (consumed > 0 && consumed + nentries > BS_FLUSH_MAX)
@@ -696,7 +646,7 @@ bs_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid, Rela
 		gi = bs_append_pending(index, metabuf, &geo, &row, 1, false);
 		if (gi >= 0)
 			flush = BsPageGetMeta(BufferGetPage(metabuf))->groups[gi].pending_count >=
-				BS_FLUSH_ROWS;
+				BLOOM_SLICES_BATCH_ROWS;
 	}
 	if (gi < 0)
 		bs_append_aside(index, metabuf, ht_ctid, 1, false);

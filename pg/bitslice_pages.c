@@ -87,9 +87,7 @@ bs_new_buffer(Relation index)
 		{
 			Page		page = BufferGetPage(buf);
 
-			if (PageIsNew(page) ||
-				(PageGetSpecialSize(page) == MAXALIGN(sizeof(BsPageOpaqueData)) &&
-				 BsPageGetOpaque(page)->type == BS_PAGE_FREE))
+			if (PageIsNew(page) || bs_page_is(page, BS_PAGE_FREE))
 				return buf;
 			LockBuffer(buf, BUFFER_LOCK_UNLOCK);
 		}
@@ -108,21 +106,38 @@ bs_corrupt(Relation index, BlockNumber blkno, const char *what)
 			 errhint("REINDEX it.")));
 }
 
+bool
+bs_page_is(Page page, uint16 type)
+{
+	return !PageIsNew(page) && PageGetSpecialSize(page) == MAXALIGN(sizeof(BsPageOpaqueData)) &&
+		BsPageGetOpaque(page)->type == type;
+}
+
+bool
+bs_page_of(Page page, uint16 type, uint64 owner)
+{
+	return bs_page_is(page, type) && BsPageGetOpaque(page)->owner == owner;
+}
+
+bool
+bs_chain_page_of(Page page, uint16 type, uint64 owner)
+{
+	return bs_page_of(page, type, owner) &&
+		((PageHeader) page)->pd_lower >= BS_CONTENT_OFFSET &&
+		((PageHeader) page)->pd_lower <= BS_CONTENT_OFFSET + BS_PAGE_CAPACITY;
+}
+
+/* The stream of a block's slices cut into pages (core/bloom.h). */
 uint32
 bs_slice_pages(uint32 cap, uint32 nbits)
 {
-	uint64		bytes = (uint64) nbits * (cap / 8);
-
-	return (uint32) ((bytes + BS_PAGE_CAPACITY - 1) / BS_PAGE_CAPACITY);
+	return bloom_slices_pages(cap, nbits, BS_PAGE_CAPACITY);
 }
 
 uint32
 bs_slice_page_bytes(uint32 cap, uint32 nbits, uint32 pg)
 {
-	uint64		bytes = (uint64) nbits * (cap / 8),
-				start = (uint64) pg * BS_PAGE_CAPACITY;
-
-	return (uint32) Min(bytes - start, (uint64) BS_PAGE_CAPACITY);
+	return bloom_slices_page_bytes(cap, nbits, BS_PAGE_CAPACITY, pg);
 }
 
 Size
@@ -138,7 +153,7 @@ bs_cap_max(uint32 nbits)
 	uint32		cap;
 
 	/* the most slots, in whole words, whose header fits a page */
-	for (cap = BS_MAX_CAP; cap > BS_MIN_CAP; cap -= 64)
+	for (cap = BLOOM_SLICES_MAX_CAP; cap > BLOOM_SLICES_MIN_CAP; cap -= 64)
 		if (bs_header_size(cap, nbits) <= BS_PAGE_CAPACITY)
 			break;
 	return (uint16) cap;
@@ -152,7 +167,7 @@ bs_max_nbits_limit(void)
 	/* a pending row in one page, a header of the least block in one page */
 	while (nbits > 64 &&
 		   (BS_ENTRY_SIZE(nbits / 8) > BS_PAGE_CAPACITY ||
-			bs_header_size(BS_MIN_CAP, nbits) > BS_PAGE_CAPACITY))
+			bs_header_size(BLOOM_SLICES_MIN_CAP, nbits) > BS_PAGE_CAPACITY))
 		nbits /= 2;
 	return nbits;
 }
@@ -164,7 +179,7 @@ bs_check_meta(Relation index, const BsMetaData *meta)
 		bs_corrupt(index, BS_METAPAGE_BLKNO, "not the metapage of a bloom_bitslice index");
 	if (meta->version != BS_VERSION)
 		bs_corrupt(index, BS_METAPAGE_BLKNO, psprintf("unknown version %u", meta->version));
-	if (meta->ngroups > BS_MAX_GROUPS || meta->max_nbits < 1 ||
+	if (meta->ngroups > BLOOM_SLICES_MAX_GROUPS || meta->max_nbits < 1 ||
 		meta->max_nbits > bs_max_nbits_limit())
 		bs_corrupt(index, BS_METAPAGE_BLKNO, "counts out of range");
 	for (uint32 i = 0; i < meta->ngroups; i++)
@@ -186,8 +201,7 @@ bs_read_meta(Relation index, BsMetaData *out)
 
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buf);
-	if (PageIsNew(page) || PageGetSpecialSize(page) != MAXALIGN(sizeof(BsPageOpaqueData)) ||
-		BsPageGetOpaque(page)->type != BS_PAGE_META)
+	if (!bs_page_is(page, BS_PAGE_META))
 		bs_corrupt(index, BS_METAPAGE_BLKNO, "not a metapage");
 	memcpy(out, BsPageGetMeta(page), sizeof(BsMetaData));
 	UnlockReleaseBuffer(buf);
@@ -205,9 +219,8 @@ bs_read_group(Relation index, uint32 gi, BsGroup *out)
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buf);
 	meta = BsPageGetMeta(page);
-	if (PageIsNew(page) || PageGetSpecialSize(page) != MAXALIGN(sizeof(BsPageOpaqueData)) ||
-		BsPageGetOpaque(page)->type != BS_PAGE_META || meta->magic != BS_MAGIC ||
-		meta->ngroups <= gi || meta->ngroups > BS_MAX_GROUPS)
+	if (!bs_page_is(page, BS_PAGE_META) || meta->magic != BS_MAGIC ||
+		meta->ngroups <= gi || meta->ngroups > BLOOM_SLICES_MAX_GROUPS)
 		bs_corrupt(index, BS_METAPAGE_BLKNO, "a group is not in the metapage");
 	memcpy(out, &meta->groups[gi], sizeof(BsGroup));
 	UnlockReleaseBuffer(buf);
@@ -249,7 +262,7 @@ bool
 bs_header_ok(const BsBlockHeader *h, uint64 id, uint32 group, const BsGroup *g)
 {
 	return h->id == id && h->group == group &&
-		h->cap >= BS_MIN_CAP && h->cap <= g->cap_max && h->cap % 64 == 0 &&
+		h->cap >= BLOOM_SLICES_MIN_CAP && h->cap <= g->cap_max && h->cap % 64 == 0 &&
 		h->nrows <= h->cap && h->nlive <= h->nrows &&
 		h->nslicepages == bs_slice_pages(h->cap, g->nbits) &&
 		bs_header_size(h->cap, g->nbits) <= BS_PAGE_CAPACITY;

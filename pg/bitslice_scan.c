@@ -99,7 +99,7 @@ bs_beginscan(Relation index, int nkeys, int norderbys)
 									ALLOCSET_SMALL_SIZES);
 	so->keycxt = bloom_context_create(so->cxt, "bloom_bitslice scan keys",
 									   ALLOCSET_SMALL_SIZES);
-	so->maxtids = BS_MAX_CAP;
+	so->maxtids = BLOOM_SLICES_MAX_CAP;
 	so->tids = MemoryContextAlloc(so->cxt, so->maxtids * sizeof(ItemPointerData));
 	scan->opaque = so;
 	return scan;
@@ -214,10 +214,7 @@ chain_page(Relation index, BlockNumber blkno, uint16 type, uint64 owner)
 
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buf);
-	if (PageIsNew(page) || PageGetSpecialSize(page) != MAXALIGN(sizeof(BsPageOpaqueData)) ||
-		BsPageGetOpaque(page)->type != type || BsPageGetOpaque(page)->owner != owner ||
-		((PageHeader) page)->pd_lower < BS_CONTENT_OFFSET ||
-		((PageHeader) page)->pd_lower > BS_CONTENT_OFFSET + BS_PAGE_CAPACITY)
+	if (!bs_chain_page_of(page, type, owner))
 	{
 		UnlockReleaseBuffer(buf);
 		return InvalidBuffer;
@@ -308,7 +305,7 @@ scan_block(Relation index, BsScanOpaque so, uint32 gi, const BsGroup *g, const u
 	Buffer		hbuf;
 	Page		hpage;
 	const BsBlockHeader *h;
-	uint64		acc[BS_MAX_CAP / 64];
+	uint64		acc[BLOOM_SLICES_MAX_CAP / 64];
 	uint32		nwords;
 	bool		any = false,
 				bad = false;
@@ -322,8 +319,7 @@ scan_block(Relation index, BsScanOpaque so, uint32 gi, const BsGroup *g, const u
 	LockBuffer(hbuf, BUFFER_LOCK_SHARE);
 	hpage = BufferGetPage(hbuf);
 	h = (const BsBlockHeader *) PageGetContents(hpage);
-	if (PageIsNew(hpage) || PageGetSpecialSize(hpage) != MAXALIGN(sizeof(BsPageOpaqueData)) ||
-		BsPageGetOpaque(hpage)->type != BS_PAGE_BLOCK || !bs_header_ok(h, *id, gi, g) ||
+	if (!bs_page_is(hpage, BS_PAGE_BLOCK) || !bs_header_ok(h, *id, gi, g) ||
 		((PageHeader) hpage)->pd_lower != BS_CONTENT_OFFSET + bs_header_size(h->cap, g->nbits))
 	{
 		UnlockReleaseBuffer(hbuf);
@@ -345,14 +341,14 @@ scan_block(Relation index, BsScanOpaque so, uint32 gi, const BsGroup *g, const u
 	/* the slices' words, in stream order: page by page */
 	for (int i = 0; i < npos && any && !bad; i++)
 	{
-		uint64		q0 = pos[i] * nwords;
-
 		any = false;
 		for (uint32 w = 0; w < nwords; w++)
 		{
-			uint64		q = q0 + w;
-			uint32		pg = (uint32) (q / (BS_PAGE_CAPACITY / 8));
+			uint32		pg,
+						at;
 			uint64		word;
+
+			bloom_slices_word_at(h->cap, BS_PAGE_CAPACITY, pos[i], w, &pg, &at);
 
 			if (sbuf == InvalidBuffer || pg != spg)
 			{
@@ -374,10 +370,7 @@ scan_block(Relation index, BsScanOpaque so, uint32 gi, const BsGroup *g, const u
 				spage = BufferGetPage(sbuf);
 				spg = pg;
 				scontent = (const uint8 *) PageGetContents(spage);
-				if (PageIsNew(spage) ||
-					PageGetSpecialSize(spage) != MAXALIGN(sizeof(BsPageOpaqueData)) ||
-					BsPageGetOpaque(spage)->type != BS_PAGE_SLICES ||
-					BsPageGetOpaque(spage)->owner != h->id ||
+				if (!bs_page_of(spage, BS_PAGE_SLICES, h->id) ||
 					((PageHeader) spage)->pd_lower !=
 					BS_CONTENT_OFFSET + bs_slice_page_bytes(h->cap, g->nbits, pg))
 				{
@@ -385,7 +378,7 @@ scan_block(Relation index, BsScanOpaque so, uint32 gi, const BsGroup *g, const u
 					break;
 				}
 			}
-			memcpy(&word, scontent + 8 * (q % (BS_PAGE_CAPACITY / 8)), 8);
+			memcpy(&word, scontent + at, 8);
 			acc[w] &= word;
 			any |= acc[w] != 0;
 		}

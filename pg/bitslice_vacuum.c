@@ -39,10 +39,7 @@ lock_chain_page(Relation index, BlockNumber blkno, uint16 type, uint64 owner, Bs
 	buf = ReadBuffer(index, blkno);
 	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
 	page = BufferGetPage(buf);
-	if (PageIsNew(page) || PageGetSpecialSize(page) != MAXALIGN(sizeof(BsPageOpaqueData)) ||
-		BsPageGetOpaque(page)->type != type || BsPageGetOpaque(page)->owner != owner ||
-		((PageHeader) page)->pd_lower < BS_CONTENT_OFFSET ||
-		((PageHeader) page)->pd_lower > BS_CONTENT_OFFSET + BS_PAGE_CAPACITY)
+	if (!bs_chain_page_of(page, type, owner))
 		bs_corrupt(index, blkno, "a page of a chain is not the chain's");
 	return buf;
 }
@@ -59,8 +56,7 @@ lock_header(Relation index, BlockNumber blkno, uint64 id, uint32 gi, const BsGro
 	buf = ReadBuffer(index, blkno);
 	LockBuffer(buf, mode);
 	page = BufferGetPage(buf);
-	if (PageIsNew(page) || PageGetSpecialSize(page) != MAXALIGN(sizeof(BsPageOpaqueData)) ||
-		BsPageGetOpaque(page)->type != BS_PAGE_BLOCK ||
+	if (!bs_page_is(page, BS_PAGE_BLOCK) ||
 		!bs_header_ok((BsBlockHeader *) PageGetContents(page), id, gi, g))
 		bs_corrupt(index, blkno, "a block is not the block its group points to");
 	return buf;
@@ -83,7 +79,7 @@ bs_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 	bs_read_meta(index, meta);
 	/* inserts go on, and extend the pending and aside chains meanwhile */
 	bs_walk_start(&walk, index);
-	removed_live = palloc0(BS_MAX_GROUPS * sizeof(uint64));
+	removed_live = palloc0(BLOOM_SLICES_MAX_GROUPS * sizeof(uint64));
 	bs_pause("vacuum_bulkdelete");
 
 	for (uint32 gi = 0; gi < meta->ngroups; gi++)
@@ -142,7 +138,7 @@ bs_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 		{
 			Buffer		buf = lock_header(index, blkno, id, gi, g, BUFFER_LOCK_EXCLUSIVE, &walk);
 			BsBlockHeader *h = (BsBlockHeader *) PageGetContents(BufferGetPage(buf));
-			uint16		dead[BS_MAX_CAP];
+			uint16		dead[BLOOM_SLICES_MAX_CAP];
 			int			ndead = 0;
 
 			for (uint32 slot = 0; slot < h->nrows; slot++)
@@ -251,34 +247,31 @@ read_live_rows(Relation index, const BsGroup *g, const BsBlockHeader *h, BsRow *
 {
 	uint32		nbytes = (g->nbits + 63) / 64 * 8,
 				nwords = h->cap / 64;
-	uint64	   *cols = palloc_extended((Size) nwords * nbytes * 8 * sizeof(uint64),
-									   MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	Size		ncols = (Size) nwords * nbytes * 8;
+	uint64	   *cols = palloc_extended(ncols * sizeof(uint64), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	int			n = 0;
 	BlockNumber nblocks = RelationGetNumberOfBlocks(index);
+	bloom_error err;
 
 	for (uint32 pg = 0; pg < h->nslicepages; pg++)
 	{
 		Buffer		buf;
 		Page		page;
 		uint32		bytes = bs_slice_page_bytes(h->cap, g->nbits, pg);
-		uint64		q0 = (uint64) pg * (BS_PAGE_CAPACITY / 8);
 
 		if (BS_HEADER_PAGES(h)[pg] >= nblocks)
 			bs_corrupt(index, BS_HEADER_PAGES(h)[pg], "a block points past the end of the index");
 		buf = ReadBuffer(index, BS_HEADER_PAGES(h)[pg]);
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buf);
-		if (BsPageGetOpaque(page)->type != BS_PAGE_SLICES || BsPageGetOpaque(page)->owner != h->id ||
+		if (!bs_page_of(page, BS_PAGE_SLICES, h->id) ||
 			((PageHeader) page)->pd_lower != BS_CONTENT_OFFSET + bytes)
 			bs_corrupt(index, BS_HEADER_PAGES(h)[pg], "a slice page is not its block's");
-		/* word q of the stream: word q % nwords of slice q / nwords */
-		for (uint32 i = 0; i < bytes / 8; i++)
-		{
-			uint64		q = q0 + i;
-
-			memcpy(&cols[(Size) (q % nwords) * nbytes * 8 + q / nwords],
-				   (char *) PageGetContents(page) + 8 * i, 8);
-		}
+		/* its size checked above: the core refuses nothing here */
+		if (bloom_slices_page_to_cols(h->cap, g->nbits, BS_PAGE_CAPACITY, pg,
+									  (const uint8 *) PageGetContents(page), bytes,
+									  BLOOM_SLICES_HOST_ORDER, cols, ncols, &err) != BLOOM_OK)
+			elog(ERROR, "bloom_bitslice: %s", err.message);
 		UnlockReleaseBuffer(buf);
 	}
 	for (uint32 w = 0; w < nwords; w++)
@@ -445,7 +438,7 @@ sweep(Relation index, Buffer metabuf, BlockNumber nblocks)
 	BlockNumber nfree = 0,
 				nleaked = 0;
 	BlockNumber *leaked = palloc(Max(1, nblocks) * sizeof(BlockNumber));
-	BsGroup    *counted = palloc0(BS_MAX_GROUPS * sizeof(BsGroup));
+	BsGroup    *counted = palloc0(BLOOM_SLICES_MAX_GROUPS * sizeof(BsGroup));
 	uint64		aside = 0;
 	bool		same = true;
 	BsWalk		walk;
@@ -531,9 +524,7 @@ sweep(Relation index, Buffer metabuf, BlockNumber nblocks)
 		buf = ReadBuffer(index, blkno);
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buf);
-		free = PageIsNew(page) ||
-			(PageGetSpecialSize(page) == MAXALIGN(sizeof(BsPageOpaqueData)) &&
-			 BsPageGetOpaque(page)->type == BS_PAGE_FREE);
+		free = PageIsNew(page) || bs_page_is(page, BS_PAGE_FREE);
 		UnlockReleaseBuffer(buf);
 		if (free)
 			RecordFreeIndexPage(index, blkno);

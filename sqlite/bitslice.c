@@ -570,8 +570,8 @@ static int group_candidates(bs_index *ix, const bs_group *g, const uint64_t *pos
         sqlite3_int64 id = sqlite3_column_int64(st, 0), cap = sqlite3_column_int64(st, 1),
                       nrows = sqlite3_column_int64(st, 2);
         const uint8_t *live = sqlite3_column_blob(st, 4);
-        uint64_t acc[BS_MAX_CAP / 64];
-        uint8_t slice[BS_MAX_CAP / 8];
+        uint64_t acc[BLOOM_SLICES_MAX_CAP / 64];
+        uint8_t slice[BLOOM_SLICES_MAX_CAP / 8];
         int any = 0;
         nblocks++;
         if ((rc = bs_check_block(ix, id, g->id, cap, nrows, sqlite3_column_int64(st, 3), live,
@@ -611,7 +611,7 @@ static int group_candidates(bs_index *ix, const bs_group *g, const uint64_t *pos
  * probe, every row the index holds.  Everything read is checked first. */
 static int query(bs_index *ix, bf_stored_probe *probe, sqlite3_int64 **out, int *nout)
 {
-    bs_group groups[BS_MAX_GROUPS];
+    bs_group groups[BLOOM_SLICES_MAX_GROUPS];
     bs_list cands = {NULL, 0, 0}, hits = {NULL, 0, 0};
     sqlite3_int64 naside = 0, want_aside;
     int ngroups, rc;

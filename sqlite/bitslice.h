@@ -35,10 +35,6 @@
 
 #include "common.h"
 
-#define BS_FLUSH_ROWS 64
-#define BS_MIN_CAP 64
-#define BS_MAX_CAP 1024
-#define BS_MAX_GROUPS 64
 /* Slice bytes in one row of NAME_slices, checked in chunks: a query reads
  * a slice and checks the chunk it is in, not the page.  A row of the bytes,
  * a checksum a chunk and its record header is one cell of a 4 KiB page (at
@@ -151,7 +147,7 @@ sqlite3_int64 bs_config_sum(const char *table, const char *column, uint64_t max_
 int bs_config_count(bs_index *ix, const char *key, sqlite3_int64 *count);
 int bs_config_add(bs_index *ix, const char *key, sqlite3_int64 delta);
 void bs_index_close(bs_index *ix);
-/* Every group (at most BS_MAX_GROUPS), checked. */
+/* Every group (at most BLOOM_SLICES_MAX_GROUPS), checked. */
 int bs_load_groups(bs_index *ix, bs_group *groups, int *ngroups);
 /* Read slice page `page` of block `block` ([0, bytes) and its checksums,
  * checked; buf of BS_PAGE_ROW_MAX) into buf. */

@@ -188,7 +188,7 @@ int bs_load_groups(bs_index *ix, bs_group *groups, int *ngroups)
     if (st == NULL)
         return SQLITE_ERROR;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (n == BS_MAX_GROUPS) {
+        if (n == BLOOM_SLICES_MAX_GROUPS) {
             sqlite3_reset(st);
             return bs_corrupt(ix, "too many groups");
         }
@@ -234,7 +234,7 @@ int bs_load_groups(bs_index *ix, bs_group *groups, int *ngroups)
 
 static int load_group(bs_index *ix, sqlite3_int64 id, bs_group *out)
 {
-    bs_group groups[BS_MAX_GROUPS];
+    bs_group groups[BLOOM_SLICES_MAX_GROUPS];
     int n, rc = bs_load_groups(ix, groups, &n);
     if (rc != SQLITE_OK)
         return rc;
@@ -246,16 +246,15 @@ static int load_group(bs_index *ix, sqlite3_int64 id, bs_group *out)
     return bs_corrupt(ix, "a row of no group");
 }
 
+/* The stream of a block's slices cut into rows of NAME_slices (core/bloom.h). */
 uint32_t bs_slice_pages(uint32_t cap, uint64_t nbits)
 {
-    uint64_t bytes = nbits * (cap / 8);
-    return (uint32_t)((bytes + BS_PAGE_BYTES - 1) / BS_PAGE_BYTES);
+    return bloom_slices_pages(cap, nbits, BS_PAGE_BYTES);
 }
 
 uint32_t bs_slice_page_bytes(uint32_t cap, uint64_t nbits, uint32_t page)
 {
-    uint64_t bytes = nbits * (cap / 8), start = (uint64_t)page * BS_PAGE_BYTES;
-    return (uint32_t)(bytes - start < BS_PAGE_BYTES ? bytes - start : BS_PAGE_BYTES);
+    return bloom_slices_page_bytes(cap, nbits, BS_PAGE_BYTES, page);
 }
 
 /* A page's checksums, after its bytes: one a chunk, of the page's id, the
@@ -345,10 +344,11 @@ int bs_read_slice_page(bs_index *ix, sqlite3_int64 block, uint32_t page, uint8_t
 int bs_read_slice(bs_index *ix, sqlite3_int64 block, uint32_t cap, uint64_t nbits, uint64_t p,
                   uint8_t *out)
 {
-    uint64_t off = p * (cap / 8);
     uint32_t want = cap / 8;
     while (want > 0) {
-        uint32_t page = (uint32_t)(off / BS_PAGE_BYTES), in = (uint32_t)(off % BS_PAGE_BYTES);
+        /* pages and chunks hold whole words: what is left starts a word */
+        uint32_t page, in;
+        bloom_slices_word_at(cap, BS_PAGE_BYTES, p, (cap / 8 - want) / 8, &page, &in);
         uint32_t bytes = bs_slice_page_bytes(cap, nbits, page), chunk = in / BS_CHUNK_BYTES;
         uint32_t start = chunk * BS_CHUNK_BYTES;
         sqlite3_int64 id = (sqlite3_int64)((uint64_t)block << BS_PAGE_SHIFT | page);
@@ -373,7 +373,6 @@ int bs_read_slice(bs_index *ix, sqlite3_int64 block, uint32_t cap, uint64_t nbit
         uint32_t take = start + len - in < want ? start + len - in : want;
         memcpy(out, ix->page + (in - start), take);
         out += take;
-        off += take;
         want -= take;
     }
     return SQLITE_OK;
@@ -383,8 +382,8 @@ int bs_read_slice(bs_index *ix, sqlite3_int64 block, uint32_t cap, uint64_t nbit
 typedef struct bs_block {
     sqlite3_int64 id, grp;
     uint32_t cap, nrows, nlive;
-    uint8_t live[BS_MAX_CAP / 8];
-    uint8_t rids[8 * BS_MAX_CAP];
+    uint8_t live[BLOOM_SLICES_MAX_CAP / 8];
+    uint8_t rids[8 * BLOOM_SLICES_MAX_CAP];
 } bs_block;
 
 static sqlite3_int64 block_sum(sqlite3_int64 id, sqlite3_int64 grp, sqlite3_int64 cap,
@@ -398,7 +397,7 @@ int bs_check_block(bs_index *ix, sqlite3_int64 id, sqlite3_int64 grp, sqlite3_in
                    sqlite3_int64 nrows, sqlite3_int64 nlive, const uint8_t *live, int live_bytes,
                    sqlite3_int64 sum)
 {
-    if (cap < BS_MIN_CAP || cap > BS_MAX_CAP || cap % 64 != 0 || nrows < 0 || nrows > cap ||
+    if (cap < BLOOM_SLICES_MIN_CAP || cap > BLOOM_SLICES_MAX_CAP || cap % 64 != 0 || nrows < 0 || nrows > cap ||
         nlive < 1 || nlive > nrows || live_bytes != cap / 8 || live == NULL)
         return bs_corrupt(ix, "a block has counts out of range");
     if (sum != block_sum(id, grp, cap, nrows, nlive, live))
@@ -497,70 +496,47 @@ int bs_check_map(bs_index *ix, sqlite3_int64 rid, sqlite3_int64 block, sqlite3_i
 
 /* ---- slicing ---- */
 
-static uint64_t load_word(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--)
-        v = v << 8 | p[i];
-    return v;
-}
-
-static void store_word(uint8_t *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
 /*
- * Write rows into slots [first, first + n) of block b (of nbits): in each
- * slot word the rows touch, the rows' bits; the bits of slots past the
- * registered ones are cleared.  fresh: the block's slice pages are new.
+ * Write rows into slots [first, first + n) of block b (of nbits): the
+ * rows' bits merged into each page of its slices (bloom_slices_batch_merge).
+ * fresh: the block's slice pages are new.
  */
 static int write_slices(bs_index *ix, uint64_t nbits, const bs_block *b, int fresh,
                         uint32_t first, const bs_row *rows, uint32_t n)
 {
-    uint64_t nbytes = (nbits + 63) / 64 * 8;
-    uint32_t swords = b->cap / 64, w0 = first / 64, w1 = (first + n - 1) / 64, nw = w1 - w0 + 1,
-             npages = bs_slice_pages(b->cap, nbits);
-    uint64_t *cols = sqlite3_malloc64((sqlite3_uint64)nw * nbytes * 8 * sizeof(uint64_t));
-    uint8_t *zero = sqlite3_malloc64(nbytes), *page = sqlite3_malloc(BS_PAGE_ROW_MAX);
-    uint64_t keep[BS_MAX_CAP / 64];
+    uint32_t npages = bs_slice_pages(b->cap, nbits);
+    size_t nwords = bloom_slices_batch_words(nbits, first, n);
+    const uint8_t *rowbits[BLOOM_SLICES_MAX_CAP];
+    uint64_t *words = nwords > 0 ? sqlite3_malloc64((sqlite3_uint64)nwords * sizeof(uint64_t)) : NULL;
+    uint8_t *page = sqlite3_malloc(BS_PAGE_ROW_MAX);
     sqlite3_blob *blob = NULL;
+    bloom_slices_batch batch;
+    bloom_error err;
     int rc = SQLITE_OK;
-    if (cols == NULL || zero == NULL || page == NULL) {
-        rc = bs_fail(ix, SQLITE_NOMEM, "out of memory");
+    if (words == NULL || page == NULL) {
+        rc = nwords == 0 ? bs_fail(ix, SQLITE_INTERNAL, "%u rows at slot %u cannot be sliced", n, first)
+                         : bs_fail(ix, SQLITE_NOMEM, "out of memory");
         goto out;
     }
-    memset(zero, 0, nbytes);
-    for (uint32_t w = 0; w < nw; w++) {
-        const uint8_t *rowbits[64];
-        uint32_t base = 64 * (w0 + w);
-        for (uint32_t j = 0; j < 64; j++) {
-            uint32_t slot = base + j;
-            rowbits[j] = slot >= first && slot < first + n ? rows[slot - first].bits : zero;
-        }
-        bloom_slices_from_rows(rowbits, 64, nbytes, cols + (size_t)w * nbytes * 8);
-        keep[w] = base + 64 <= first ? ~UINT64_C(0)
-                  : base >= first    ? 0
-                                     : (UINT64_C(1) << (first - base)) - 1;
+    for (uint32_t i = 0; i < n && i < BLOOM_SLICES_MAX_CAP; i++)
+        rowbits[i] = rows[i].bits;
+    if (bloom_slices_batch_make(&batch, nbits, b->cap, first, rowbits, n, words, nwords, &err) !=
+        BLOOM_OK) {
+        rc = bs_fail(ix, SQLITE_INTERNAL, "%s", err.message);
+        goto out;
     }
     for (uint32_t pg = 0; pg < npages && rc == SQLITE_OK; pg++) {
         uint32_t bytes = bs_slice_page_bytes(b->cap, nbits, pg);
-        uint64_t q0 = (uint64_t)pg * (BS_PAGE_BYTES / 8);
         sqlite3_int64 id = (sqlite3_int64)((uint64_t)b->id << BS_PAGE_SHIFT | pg);
         if (fresh)
             memset(page, 0, bytes);
         else if ((rc = read_page(ix, &blob, 1, id, page, bytes)) != SQLITE_OK)
             break;
-        /* word q of the stream is word q % swords of slice q / swords */
-        for (uint32_t i = 0; i < bytes / 8; i++) {
-            uint64_t q = q0 + i;
-            uint64_t p = q / swords;
-            uint32_t w = (uint32_t)(q % swords);
-            if (w < w0 || w > w1)
-                continue;
-            store_word(page + 8 * i,
-                       (load_word(page + 8 * i) & keep[w - w0]) | cols[(size_t)(w - w0) * nbytes * 8 + p]);
+        /* rows of NAME_slices are portable: little-endian words */
+        if (bloom_slices_batch_merge(&batch, BS_PAGE_BYTES, pg, page, bytes,
+                                     BLOOM_SLICES_LITTLE_ENDIAN, &err) != BLOOM_OK) {
+            rc = bs_fail(ix, SQLITE_INTERNAL, "%s", err.message);
+            break;
         }
         put_page_sum(id, page, bytes);
         if (fresh) {
@@ -580,8 +556,7 @@ static int write_slices(bs_index *ix, uint64_t nbits, const bs_block *b, int fre
     }
 out:
     sqlite3_blob_close(blob);
-    sqlite3_free(cols);
-    sqlite3_free(zero);
+    sqlite3_free(words);
     sqlite3_free(page);
     return rc;
 }
@@ -616,10 +591,8 @@ static int slice_rows(bs_index *ix, const bs_group *g, const bs_row *rows, uint3
         if (last != 0 && (rc = load_block(ix, last, b)) != SQLITE_OK)
             break;
         if (last == 0 || b->nrows == b->cap) {
-            uint32_t want = (n - done_rows + 63) / 64 * 64;
-            if (grow && last != 0 && want < 2 * b->cap)
-                want = 2 * b->cap;
-            want = want < BS_MIN_CAP ? BS_MIN_CAP : want > BS_MAX_CAP ? BS_MAX_CAP : want;
+            uint32_t want = bloom_slices_block_cap(n - done_rows, grow && last != 0 ? b->cap : 0,
+                                                   BLOOM_SLICES_MAX_CAP);
             sqlite3_stmt *st = bs_stmt(ix, BS_BLOCK_INSERT);
             if (st == NULL) {
                 rc = SQLITE_ERROR;
@@ -772,11 +745,11 @@ static int group_of(bs_index *ix, const bloom_geometry *geo, sqlite3_int64 *gid)
     if (rc != SQLITE_DONE)
         return bs_fail_db(ix, rc);
     *gid = 0;
-    bs_group groups[BS_MAX_GROUPS];
+    bs_group groups[BLOOM_SLICES_MAX_GROUPS];
     int count;
     if ((rc = bs_load_groups(ix, groups, &count)) != SQLITE_OK)
         return rc;
-    if (count >= BS_MAX_GROUPS)
+    if (count >= BLOOM_SLICES_MAX_GROUPS)
         return SQLITE_OK;
     sqlite3_int64 fields[] = {count + 1, geo->layout, geo->nhashes, bf_to_int64(geo->seed),
                               (sqlite3_int64)geo->nbits};
@@ -875,7 +848,7 @@ static int put_pending(bs_index *ix, sqlite3_int64 gid, const bs_row *rows, uint
     bs_group g;
     if ((rc = load_group(ix, gid, &g)) != SQLITE_OK)
         return rc;
-    return g.pending >= BS_FLUSH_ROWS ? flush(ix, &g) : SQLITE_OK;
+    return g.pending >= BLOOM_SLICES_BATCH_ROWS ? flush(ix, &g) : SQLITE_OK;
 }
 
 int bs_put(bs_index *ix, sqlite3_int64 rid, sqlite3_value *v)
@@ -933,7 +906,8 @@ static int read_live_rows(bs_index *ix, const bs_group *g, const bs_block *b, bs
 {
     uint64_t nbytes = bloom_geometry_nbytes(&g->geo);
     uint32_t nwords = b->cap / 64, npages = bs_slice_pages(b->cap, g->geo.nbits);
-    uint64_t *cols = sqlite3_malloc64((sqlite3_uint64)nwords * nbytes * 8 * sizeof(uint64_t));
+    size_t ncols = (size_t)nwords * nbytes * 8;
+    uint64_t *cols = sqlite3_malloc64((sqlite3_uint64)ncols * sizeof(uint64_t));
     uint8_t *page = sqlite3_malloc(BS_PAGE_ROW_MAX), *bits = sqlite3_malloc64(64 * nbytes);
     int rc = SQLITE_OK;
     *store = sqlite3_malloc64((sqlite3_uint64)b->nlive * nbytes + 1);
@@ -944,12 +918,13 @@ static int read_live_rows(bs_index *ix, const bs_group *g, const bs_block *b, bs
     }
     for (uint32_t pg = 0; pg < npages; pg++) {
         uint32_t bytes = bs_slice_page_bytes(b->cap, g->geo.nbits, pg);
-        uint64_t q0 = (uint64_t)pg * (BS_PAGE_BYTES / 8);
+        bloom_error err;
         if ((rc = bs_read_slice_page(ix, b->id, pg, page, (int)bytes)) != SQLITE_OK)
             goto out;
-        for (uint32_t i = 0; i < bytes / 8; i++) {
-            uint64_t q = q0 + i;
-            cols[(size_t)(q % nwords) * nbytes * 8 + q / nwords] = load_word(page + 8 * i);
+        if (bloom_slices_page_to_cols(b->cap, g->geo.nbits, BS_PAGE_BYTES, pg, page, bytes,
+                                      BLOOM_SLICES_LITTLE_ENDIAN, cols, ncols, &err) != BLOOM_OK) {
+            rc = bs_fail(ix, SQLITE_INTERNAL, "%s", err.message);
+            goto out;
         }
     }
     for (uint32_t w = 0; w < nwords; w++) {
@@ -1158,12 +1133,12 @@ int bs_has(bs_index *ix, sqlite3_int64 rid, int *has)
 /* Bytes of rows the build holds before it slices a group's partial block. */
 #define BS_BUILD_MEMORY (64 << 20)
 
-/* Up to BS_MAX_CAP rows of one group, waiting to be sliced into a block. */
+/* Up to BLOOM_SLICES_MAX_CAP rows of one group, waiting to be sliced into a block. */
 typedef struct bs_build_group {
     sqlite3_int64 gid;
     bloom_geometry geo;
     uint32_t n;
-    bs_row rows[BS_MAX_CAP];
+    bs_row rows[BLOOM_SLICES_MAX_CAP];
     uint8_t *bits;
 } bs_build_group;
 
@@ -1179,7 +1154,7 @@ static int build_slice(bs_index *ix, bs_build_group *bg)
 
 int bs_build(bs_index *ix)
 {
-    bs_build_group *groups[BS_MAX_GROUPS] = {NULL};
+    bs_build_group *groups[BLOOM_SLICES_MAX_GROUPS] = {NULL};
     int ngroups = 0, rc, step;
     uint64_t buffered = 0; /* bytes of rows in the groups' buffers */
     uint8_t *bits = sqlite3_malloc64(ix->max_nbits / 8 + 8);
@@ -1215,7 +1190,7 @@ int bs_build(bs_index *ix)
         if (bg == NULL) {
             uint64_t nbytes = bloom_geometry_nbytes(&geo);
             bg = groups[ngroups] = sqlite3_malloc(sizeof *bg);
-            if (bg == NULL || (bg->bits = sqlite3_malloc64(BS_MAX_CAP * nbytes)) == NULL) {
+            if (bg == NULL || (bg->bits = sqlite3_malloc64(BLOOM_SLICES_MAX_CAP * nbytes)) == NULL) {
                 rc = bs_fail(ix, SQLITE_NOMEM, "out of memory");
                 goto out;
             }
@@ -1223,13 +1198,13 @@ int bs_build(bs_index *ix)
             bg->gid = gid;
             bg->geo = geo;
             bg->n = 0;
-            for (int j = 0; j < BS_MAX_CAP; j++)
+            for (int j = 0; j < BLOOM_SLICES_MAX_CAP; j++)
                 bg->rows[j].bits = bg->bits + (size_t)j * nbytes;
         }
         bg->rows[bg->n].rid = rid;
         memcpy(bg->rows[bg->n].bits, bits, bloom_geometry_nbytes(&geo));
         buffered += bloom_geometry_nbytes(&geo);
-        if (++bg->n == BS_MAX_CAP) {
+        if (++bg->n == BLOOM_SLICES_MAX_CAP) {
             buffered -= bg->n * bloom_geometry_nbytes(&bg->geo);
             if ((rc = build_slice(ix, bg)) != SQLITE_OK)
                 goto out;
@@ -1255,7 +1230,7 @@ int bs_build(bs_index *ix)
         sqlite3_int64 last;
         if ((rc = last_block(ix, bg->gid, &last)) != SQLITE_OK)
             goto out;
-        if (bg->n >= BS_FLUSH_ROWS || (bg->n > 0 && last != 0))
+        if (bg->n >= BLOOM_SLICES_BATCH_ROWS || (bg->n > 0 && last != 0))
             rc = build_slice(ix, bg);
         else if (bg->n > 0)
             rc = put_pending(ix, bg->gid, bg->rows, bg->n, bloom_geometry_nbytes(&bg->geo));

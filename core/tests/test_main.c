@@ -120,6 +120,7 @@ int main(int argc, char **argv)
                   {params_tests, params_tests_count},
                   {variant_tests, variant_tests_count},
                   {slices_tests, slices_tests_count},
+                  {slice_block_tests, slice_block_tests_count},
                   {kinds_tests, kinds_tests_count}};
     int passed = 0, failed = 0;
     for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {

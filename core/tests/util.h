@@ -46,6 +46,7 @@ TEST_LIST(order_tests);
 TEST_LIST(params_tests);
 TEST_LIST(variant_tests);
 TEST_LIST(slices_tests);
+TEST_LIST(slice_block_tests);
 TEST_LIST(kinds_tests);
 
 #endif
