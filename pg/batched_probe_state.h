@@ -12,6 +12,7 @@
 #include "access/htup.h"
 #include "commands/explain.h"
 #include "nodes/execnodes.h"
+#include "nodes/extensible.h"
 #include "storage/buf.h"
 #include "batched_probe.h"
 #include "runtime_filter.h"
@@ -94,6 +95,10 @@ typedef struct BatchedProbeState
 	uint64		batches;
 	uint64		passed_through; /* rows read unprobed since the last sample */
 } BatchedProbeState;
+
+/* batched_probe_exec.c: the plan node's methods (a runtime probe is one
+ * of its plans, made by runtime_filter_probe.c) */
+extern const CustomScanMethods bloom_batched_probe_scan_methods;
 
 /* batched_probe_exec.c: drop the current batch's pins and rows */
 extern void bloom_batched_release(BatchedProbeState *state);

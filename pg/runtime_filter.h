@@ -211,8 +211,7 @@ extern CustomScan *bloom_runtime_build_make(Plan *child, List *keys, const Runti
 /* Whether plan is a build node (the planner passes through them). */
 extern bool bloom_runtime_is_build(Plan *plan);
 
-/* ---- the probe: the batched scan in runtime mode (plan nodes made in
- * batched_probe_exec.c, run by runtime_filter_probe.c) ---- */
+/* ---- the probe: the batched scan in runtime mode (runtime_filter_probe.c) ---- */
 
 /*
  * The batched probe scan of a heap table, in place of the Seq Scan seq,

@@ -32,6 +32,54 @@
 #include "utils/memutils.h"
 #include "utils/ruleutils.h"
 
+/* ---- the plan node: a batched probe scan with runtime filters' specs ---- */
+
+bool
+bloom_runtime_is_probe(Plan *plan)
+{
+	return IsA(plan, CustomScan) &&
+		((CustomScan *) plan)->methods == &bloom_batched_probe_scan_methods &&
+		((CustomScan *) plan)->custom_private != NIL;
+}
+
+CustomScan *
+bloom_runtime_probe_make(Plan *seq, List *keys, const RuntimeFilterSpec *spec)
+{
+	/* makeNode is a GNU statement expression (see bloom_context_create) */
+	CustomScan *cscan = (__extension__ makeNode(CustomScan));
+
+	Assert(IsA(seq, SeqScan));
+	/* the Seq Scan's header (costs, rows, tlist, quals, parallel_aware, ...) */
+	cscan->scan = ((SeqScan *) seq)->scan;
+	cscan->scan.plan.type = T_CustomScan;
+	cscan->flags = 0;
+	cscan->custom_plans = NIL;
+	cscan->custom_exprs = NIL;
+	cscan->custom_private = NIL;
+	cscan->custom_scan_tlist = NIL;
+	cscan->custom_relids = bms_make_singleton(cscan->scan.scanrelid);
+	cscan->methods = &bloom_batched_probe_scan_methods;
+	bloom_runtime_probe_add(cscan, keys, spec);
+	return cscan;
+}
+
+void
+bloom_runtime_probe_add(CustomScan *probe, List *keys, const RuntimeFilterSpec *spec)
+{
+	Assert(list_length(keys) == spec->nkeys);
+	probe->custom_exprs = list_concat(probe->custom_exprs, keys);
+	probe->custom_private = lappend(probe->custom_private, bloom_runtime_spec_to_list(spec));
+}
+
+/* Whether scan may probe another runtime filter. */
+bool
+bloom_runtime_probe_has_room(CustomScan *probe)
+{
+	return list_length(probe->custom_private) < RUNTIME_MAX_FILTERS;
+}
+
+/* ---- running ---- */
+
 /* Read each filter not read yet from its parameter slot. */
 static void
 read_runtime_filters(BatchedProbeState *state)
