@@ -211,22 +211,45 @@ extern CustomScan *bloom_runtime_build_make(Plan *child, List *keys, const Runti
 /* Whether plan is a build node (the planner passes through them). */
 extern bool bloom_runtime_is_build(Plan *plan);
 
-/* ---- the probe: the batched scan in runtime mode (runtime_filter_probe.c) ---- */
+/* ---- the probe (runtime_filter_probe.c): a heap Seq Scan is replaced by
+ * the batched probe scan in runtime mode; an Index, Index Only or Bitmap
+ * Heap Scan gets the filter node above it (runtime_filter_wrap.c) ---- */
 
 /*
- * The batched probe scan of a heap table, in place of the Seq Scan seq,
- * probing the filter of spec with keys (expressions of the table's columns).
+ * The probe of scan (a heap Seq Scan, or a scan bloom_runtime_wrappable
+ * accepts) for the filter of spec with keys (expressions of the table's
+ * columns for a Seq Scan; of the scan's output, OUTER_VAR, for the others),
+ * to put in the scan's place.  A new node takes the id *next_plan_node_id++.
  */
-extern CustomScan *bloom_runtime_probe_make(Plan *seq, List *keys, const RuntimeFilterSpec *spec);
+extern Plan *bloom_runtime_probe_make(Plan *scan, List *keys, const RuntimeFilterSpec *spec,
+									  int *next_plan_node_id);
 
-/* Another filter probed by an existing runtime probe scan. */
+/* Another filter probed by an existing probe. */
 extern void bloom_runtime_probe_add(CustomScan *probe, List *keys, const RuntimeFilterSpec *spec);
 
-/* Whether an existing runtime probe scan may take another filter. */
+/* Whether an existing probe may take another filter. */
 extern bool bloom_runtime_probe_has_room(CustomScan *probe);
 
-/* Whether plan is a batched probe scan in runtime mode. */
+/* Whether plan is a probe: a batched probe scan in runtime mode, or a filter node. */
 extern bool bloom_runtime_is_probe(Plan *plan);
+
+/* ---- the filter node over other scans (runtime_filter_wrap.c) ---- */
+
+extern void bloom_runtime_wrap_register(void);
+
+/* Whether plan is a scan the filter node goes over. */
+extern bool bloom_runtime_wrappable(Plan *plan);
+
+/* Whether plan is a filter node. */
+extern bool bloom_runtime_is_wrap(Plan *plan);
+
+/* Whether expr (of a scan's output, OUTER_VAR) is a key the filter node may
+ * compute for every row the scan returns. */
+extern bool bloom_runtime_wrap_key_ok(Expr *expr);
+
+/* The filter node over scan, probing the filter of spec with keys. */
+extern CustomScan *bloom_runtime_wrap_make(Plan *scan, List *keys, const RuntimeFilterSpec *spec,
+										   int plan_node_id);
 
 BLOOM_HIDDEN_END
 

@@ -18,8 +18,9 @@
  *  4. The keys that reach the same scans make the filter (keys that reach
  *     another scan are left out: a filter of some of the keys is still
  *     exact about what it removes).  A heap table's Seq Scan becomes the
- *     batched probe scan in runtime mode (or one already is, and probes
- *     this filter too); a build node goes between the Hash node and its
+ *     batched probe scan in runtime mode, an Index, Index Only or Bitmap
+ *     Heap Scan gets the filter node above it (or a probe is already
+ *     there, and probes this filter too); a build node goes between the Hash node and its
  *     child; a PARAM_EXEC slot carries the filter; each Gather between the
  *     join and the scan sends it to its workers (initParam); and the
  *     join's outer child gets a startup cost of at least the Hash node's
@@ -196,8 +197,8 @@ add_local_filter(InjectContext *cx, HashJoin *hj, Hash *hash, List *groups, doub
 		k = -1;
 		while ((k = bms_next_member(mask, k)) >= 0)
 			keys = lappend(keys, g->exprs[k]);
-		if (IsA(scan, SeqScan))
-			*g->link = (Plan *) bloom_runtime_probe_make(scan, keys, &spec);
+		if (!bloom_runtime_is_probe(scan))
+			*g->link = bloom_runtime_probe_make(scan, keys, &spec, &cx->next_plan_node_id);
 		else
 			bloom_runtime_probe_add((CustomScan *) scan, keys, &spec);
 		send_to_workers(g->gathers, spec.paramid);

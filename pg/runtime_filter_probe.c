@@ -32,25 +32,29 @@
 #include "utils/memutils.h"
 #include "utils/ruleutils.h"
 
-/* ---- the plan node: a batched probe scan with runtime filters' specs ---- */
+/* ---- the plan nodes ---- */
 
 bool
 bloom_runtime_is_probe(Plan *plan)
 {
-	return IsA(plan, CustomScan) &&
-		((CustomScan *) plan)->methods == &bloom_batched_probe_scan_methods &&
-		((CustomScan *) plan)->custom_private != NIL;
+	return bloom_runtime_is_wrap(plan) ||
+		(IsA(plan, CustomScan) &&
+		 ((CustomScan *) plan)->methods == &bloom_batched_probe_scan_methods &&
+		 ((CustomScan *) plan)->custom_private != NIL);
 }
 
-CustomScan *
-bloom_runtime_probe_make(Plan *seq, List *keys, const RuntimeFilterSpec *spec)
+Plan *
+bloom_runtime_probe_make(Plan *scan, List *keys, const RuntimeFilterSpec *spec,
+						 int *next_plan_node_id)
 {
-	/* makeNode is a GNU statement expression (see bloom_context_create) */
-	CustomScan *cscan = (__extension__ makeNode(CustomScan));
+	CustomScan *cscan;
 
-	Assert(IsA(seq, SeqScan));
+	if (!IsA(scan, SeqScan))
+		return (Plan *) bloom_runtime_wrap_make(scan, keys, spec, (*next_plan_node_id)++);
+	/* makeNode is a GNU statement expression (see bloom_context_create) */
+	cscan = (__extension__ makeNode(CustomScan));
 	/* the Seq Scan's header (costs, rows, tlist, quals, parallel_aware, ...) */
-	cscan->scan = ((SeqScan *) seq)->scan;
+	cscan->scan = ((SeqScan *) scan)->scan;
 	cscan->scan.plan.type = T_CustomScan;
 	cscan->flags = 0;
 	cscan->custom_plans = NIL;
@@ -60,7 +64,7 @@ bloom_runtime_probe_make(Plan *seq, List *keys, const RuntimeFilterSpec *spec)
 	cscan->custom_relids = bms_make_singleton(cscan->scan.scanrelid);
 	cscan->methods = &bloom_batched_probe_scan_methods;
 	bloom_runtime_probe_add(cscan, keys, spec);
-	return cscan;
+	return (Plan *) cscan;
 }
 
 void
@@ -71,25 +75,23 @@ bloom_runtime_probe_add(CustomScan *probe, List *keys, const RuntimeFilterSpec *
 	probe->custom_private = lappend(probe->custom_private, bloom_runtime_spec_to_list(spec));
 }
 
-/* Whether scan may probe another runtime filter. */
 bool
 bloom_runtime_probe_has_room(CustomScan *probe)
 {
 	return list_length(probe->custom_private) < RUNTIME_MAX_FILTERS;
 }
 
-/* ---- running ---- */
+/* ---- a runtime filter as probed, for both probe nodes ---- */
 
-/* Read each filter not read yet from its parameter slot. */
-static void
-read_runtime_filters(BatchedProbeState *state)
+bool
+bloom_runtime_read_filters(EState *estate, RuntimeProbe **filters, int nfilters)
 {
-	ParamExecData *params = state->css.ss.ps.state->es_param_exec_vals;
+	ParamExecData *params = estate->es_param_exec_vals;
 	bool		all = true;
 
-	for (int f = 0; f < state->nfilters; f++)
+	for (int f = 0; f < nfilters; f++)
 	{
-		RuntimeProbe *rf = state->filters[f];
+		RuntimeProbe *rf = filters[f];
 		ParamExecData *prm = &params[rf->spec.paramid];
 		struct varlena *value;
 		bloom_error err;
@@ -112,7 +114,54 @@ read_runtime_filters(BatchedProbeState *state)
 		rf->prefetch = rf->bytes >= (Size) bloomfilter_batched_probe_min_size * 1024;
 		rf->present = true;
 	}
-	state->filters_read = all;
+	return all;
+}
+
+void
+bloom_runtime_forget_filters(RuntimeProbe **filters, int nfilters)
+{
+	for (int f = 0; f < nfilters; f++)
+	{
+		RuntimeProbe *rf = filters[f];
+
+		rf->present = false;
+		rf->off = false;
+		rf->window_probed = 0;
+		rf->window_passed = 0;
+	}
+}
+
+int
+bloom_runtime_probes_init(RuntimeProbe **filters, List *specs, List *keys, PlanState *parent)
+{
+	ListCell   *lc;
+	int			first = 0;
+	int			n = 0;
+
+	foreach(lc, specs)
+	{
+		RuntimeProbe *rf = palloc0(sizeof(RuntimeProbe));
+		List	   *mine;
+
+		bloom_runtime_spec_from_list(lfirst(lc), &rf->spec);
+		/* this filter's keys: keys[first, first + nkeys) */
+		mine = list_copy_tail(list_truncate(list_copy(keys), first + rf->spec.nkeys), first);
+		bloom_runtime_hasher_init(&rf->hasher, mine, rf->spec.hashfuncs, rf->spec.collations,
+								  rf->spec.integer_keys, parent);
+		first += rf->spec.nkeys;
+		filters[n++] = rf;
+	}
+	return n;
+}
+
+/* ---- the batched probe scan in runtime mode ---- */
+
+/* Read each filter not read yet from its parameter slot. */
+static void
+read_runtime_filters(BatchedProbeState *state)
+{
+	state->filters_read = bloom_runtime_read_filters(state->css.ss.ps.state, state->filters,
+													 state->nfilters);
 }
 
 /* Whether some filter is on: else rows are read unprobed, between samples. */
@@ -125,9 +174,8 @@ runtime_any_on(BatchedProbeState *state)
 	return false;
 }
 
-/* The window's verdict: off when too many passed, on again when few did. */
-static void
-runtime_decide(RuntimeProbe *rf, uint64 probed, uint64 passed)
+void
+bloom_runtime_decide(RuntimeProbe *rf, uint64 probed, uint64 passed)
 {
 	double		share;
 
@@ -305,7 +353,7 @@ next_runtime_batch(BatchedProbeState *state)
 	for (int f = 0; f < nprobing; f++)
 	{
 		InstrCountFiltered2(state, (double) (probed[f] - passed[f]));
-		runtime_decide(probing[f], probed[f], passed[f]);
+		bloom_runtime_decide(probing[f], probed[f], passed[f]);
 	}
 	return read > 0;
 }
@@ -383,32 +431,19 @@ bloom_runtime_probe_restart(BatchedProbeState *state)
 	state->filters_read = false;
 	state->batches = 0;
 	state->passed_through = RUNTIME_SAMPLE_ROWS;
-	for (int f = 0; f < state->nfilters; f++)
-	{
-		RuntimeProbe *rf = state->filters[f];
-
-		rf->present = false;
-		rf->off = false;
-		rf->window_probed = 0;
-		rf->window_passed = 0;
-	}
+	bloom_runtime_forget_filters(state->filters, state->nfilters);
 }
 
 
-/*
- * Runtime mode: a line per filter, "Runtime Filter N: keys", and with
- * ANALYZE its size, the rows it probed and removed, and whether it
- * switched off (this process's figures: a parallel worker's are its own).
- */
 void
-bloom_runtime_probe_explain(BatchedProbeState *state, List *context, ExplainState *es)
+bloom_runtime_explain_filters(RuntimeProbe **filters, int nfilters, List *keys, List *context,
+							  ExplainState *es)
 {
-	CustomScan *cscan = (CustomScan *) state->css.ss.ps.plan;
-	ListCell   *key = list_head(cscan->custom_exprs);
+	ListCell   *key = list_head(keys);
 
-	for (int f = 0; f < state->nfilters; f++)
+	for (int f = 0; f < nfilters; f++)
 	{
-		RuntimeProbe *rf = state->filters[f];
+		RuntimeProbe *rf = filters[f];
 		StringInfoData buf;
 		char		label[64];
 
@@ -418,7 +453,7 @@ bloom_runtime_probe_explain(BatchedProbeState *state, List *context, ExplainStat
 			if (k > 0)
 				appendStringInfoString(&buf, ", ");
 			appendStringInfoString(&buf, deparse_expression(lfirst(key), context, es->verbose, false));
-			key = lnext(cscan->custom_exprs, key);
+			key = lnext(keys, key);
 		}
 		if (es->analyze)
 		{
@@ -437,11 +472,16 @@ bloom_runtime_probe_explain(BatchedProbeState *state, List *context, ExplainStat
 		snprintf(label, sizeof label, "Runtime Filter %d", rf->spec.filter_id);
 		ExplainPropertyText(label, buf.data, es);
 	}
-	ExplainPropertyInteger("Batch Size", NULL, BLOOM_PROBE_BATCH, es);
-	if (es->analyze && state->css.ss.ps.instrument != NULL)
+}
+
+void
+bloom_runtime_explain_removed(PlanState *ps, ExplainState *es)
+{
+	/* as "Rows Removed by Filter": per loop, the workers' counts included */
+	if (es->analyze && ps->instrument != NULL)
 	{
-		double		removed = state->css.ss.ps.instrument->nfiltered2;
-		double		nloops = state->css.ss.ps.instrument->nloops;
+		double		removed = ps->instrument->nfiltered2;
+		double		nloops = ps->instrument->nloops;
 
 		if (removed > 0 || es->format != EXPLAIN_FORMAT_TEXT)
 			ExplainPropertyFloat("Rows Removed by Bloom Filter", NULL,
@@ -449,29 +489,29 @@ bloom_runtime_probe_explain(BatchedProbeState *state, List *context, ExplainStat
 	}
 }
 
+/*
+ * Runtime mode: a line per filter, "Runtime Filter N: keys", and with
+ * ANALYZE its size, the rows it probed and removed, and whether it
+ * switched off (this process's figures: a parallel worker's are its own).
+ */
+void
+bloom_runtime_probe_explain(BatchedProbeState *state, List *context, ExplainState *es)
+{
+	CustomScan *cscan = (CustomScan *) state->css.ss.ps.plan;
+
+	bloom_runtime_explain_filters(state->filters, state->nfilters, cscan->custom_exprs, context, es);
+	ExplainPropertyInteger("Batch Size", NULL, BLOOM_PROBE_BATCH, es);
+	bloom_runtime_explain_removed(&state->css.ss.ps, es);
+}
+
 void
 bloom_runtime_probe_begin(BatchedProbeState *state, CustomScan *cscan)
 {
-	ListCell   *lc;
-	int			first = 0;
-
 	/* the quals are checked by the batches, first */
 	state->runtime = true;
 	state->quals = state->css.ss.ps.qual;
 	state->css.ss.ps.qual = NULL;
-	foreach(lc, cscan->custom_private)
-	{
-		RuntimeProbe *rf = palloc0(sizeof(RuntimeProbe));
-		List	   *keys;
-
-		bloom_runtime_spec_from_list(lfirst(lc), &rf->spec);
-		/* this filter's keys: custom_exprs[first, first + nkeys) */
-		keys = list_copy_tail(list_truncate(list_copy(cscan->custom_exprs), first + rf->spec.nkeys),
-							  first);
-		bloom_runtime_hasher_init(&rf->hasher, keys, rf->spec.hashfuncs, rf->spec.collations,
-								  rf->spec.integer_keys, &state->css.ss.ps);
-		first += rf->spec.nkeys;
-		state->filters[state->nfilters++] = rf;
-	}
+	state->nfilters = bloom_runtime_probes_init(state->filters, cscan->custom_private,
+												cscan->custom_exprs, &state->css.ss.ps);
 	bloom_runtime_probe_restart(state);
 }
