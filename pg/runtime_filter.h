@@ -136,10 +136,14 @@ extern void bloom_runtime_hasher_init(RuntimeKeyHasher *h, List *exprs, List *ha
  * an integer on both. */
 extern bool bloom_runtime_integer_key(Oid left, Oid right);
 
-/* The hash of the row in econtext; false when a key is NULL (every join
- * operator a filter is made for is strict: such a row matches nothing). */
+/*
+ * The hash of the row in econtext, and its first key as an integer (that
+ * key's value when it is read as one, else a meaningless number); false
+ * when a key is NULL (every join operator a filter is made for is strict:
+ * such a row matches nothing).
+ */
 static inline bool
-bloom_runtime_hash_row(RuntimeKeyHasher *h, ExprContext *econtext, uint64 *out)
+bloom_runtime_hash_row_key(RuntimeKeyHasher *h, ExprContext *econtext, uint64 *out, int64 *first)
 {
 	uint64		hash = 0;
 
@@ -166,11 +170,36 @@ bloom_runtime_hash_row(RuntimeKeyHasher *h, ExprContext *econtext, uint64 *out)
 				key = DatumGetUInt32(FunctionCall1Coll(&h->fns[i], h->collations[i], value));
 				break;
 		}
+		if (i == 0)
+			*first = (int64) key;
 		hash = bloom_hash_lane(key, hash);
 	}
 	*out = hash;
 	return true;
 }
+
+/* The hash of the row in econtext; false when a key is NULL. */
+static inline bool
+bloom_runtime_hash_row(RuntimeKeyHasher *h, ExprContext *econtext, uint64 *out)
+{
+	int64		first;
+
+	return bloom_runtime_hash_row_key(h, econtext, out, &first);
+}
+
+/*
+ * The range tier: a filter of one key read as an integer (the integer
+ * operator family: its equality is the integers' own, so a value outside
+ * the build keys' least and greatest matches none of them) also has the
+ * keys' range, in a second PARAM_EXEC slot (a bytea of two int64, NULL
+ * while there is none: not built yet, a build without keys, a Parallel
+ * Hash's shared build).  The probe tests it before the Bloom filter.
+ */
+typedef struct RuntimeKeyRange
+{
+	int64		min;
+	int64		max;
+} RuntimeKeyRange;
 
 /*
  * What the planner stores in a probe node's custom_private for each filter
@@ -188,6 +217,8 @@ typedef struct RuntimeFilterSpec
 	List	   *collations;		/* OIDs */
 	List	   *integer_keys;	/* ints: 1 where a key is read as an integer */
 	double		est_keys;		/* the planner's estimate of build rows */
+	bool		has_range;		/* the range tier (see RuntimeKeyRange) */
+	int			range_paramid;	/* its PARAM_EXEC slot, if has_range */
 } RuntimeFilterSpec;
 
 extern List *bloom_runtime_spec_to_list(const RuntimeFilterSpec *spec);

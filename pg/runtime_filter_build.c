@@ -14,6 +14,11 @@
  * rebuilds the filter; until then the slot is NULL, which the probe reads
  * as "no filter".
  *
+ * A filter of one integer key also keeps the keys' least and greatest
+ * value, published in a slot of its own when the build ends, even past
+ * the size setting (two numbers); not under a Parallel Hash, whose
+ * participants each see a share of the keys (runtime_filter.h).
+ *
  * Memory: the hashes are kept until the end (8 bytes a key), then the
  * filter is sized for their count at the target rate; past the
  * count bloomfilter.runtime_filter_max_size holds, the hashes are dropped
@@ -64,7 +69,10 @@ typedef struct BuildState
 	MemoryContext cxt;			/* hashes and the filter */
 	double		max_keys;
 
-	/* this build: the hashes, or (shared) a private filter */
+	/* this build: the keys' range (has_range), the hashes, or (shared) a
+	 * private filter */
+	bool		any_key;
+	RuntimeKeyRange range;
 	uint64	   *hashes;
 	Size		n;
 	Size		cap;
@@ -211,6 +219,30 @@ clear_param(BuildState *state)
 
 	prm->value = (Datum) 0;
 	prm->isnull = true;
+	if (state->spec.has_range)
+	{
+		prm = &state->css.ss.ps.state->es_param_exec_vals[state->spec.range_paramid];
+		prm->value = (Datum) 0;
+		prm->isnull = true;
+	}
+}
+
+/* Publish the keys' range, if there were keys (else the filter rejects
+ * every row by itself). */
+static void
+publish_range(BuildState *state)
+{
+	ParamExecData *prm;
+	bytea	   *value;
+
+	if (!state->spec.has_range || !state->any_key)
+		return;
+	value = MemoryContextAlloc(state->cxt, VARHDRSZ + sizeof(RuntimeKeyRange));
+	SET_VARSIZE(value, VARHDRSZ + sizeof(RuntimeKeyRange));
+	memcpy(VARDATA(value), &state->range, sizeof(RuntimeKeyRange));
+	prm = &state->css.ss.ps.state->es_param_exec_vals[state->spec.range_paramid];
+	prm->value = PointerGetDatum(value);
+	prm->isnull = false;
 }
 
 static void
@@ -271,6 +303,7 @@ reset_build(BuildState *state)
 	state->finished = false;
 	state->local = NULL;
 	state->rows = 0;
+	state->any_key = false;
 	if (state->shared == NULL)
 		clear_param(state);
 }
@@ -333,12 +366,23 @@ add_row(BuildState *state, TupleTableSlot *slot)
 	if (state->spec.kind == RUNTIME_FILTER_JOIN_HASH)
 	{
 		uint64		hash;
+		int64		key = 0;
 		MemoryContext old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
-		bool		hashed = bloom_runtime_hash_row(&state->hasher, econtext, &hash);
+		bool		hashed = bloom_runtime_hash_row_key(&state->hasher, econtext, &hash, &key);
 
 		MemoryContextSwitchTo(old);
 		/* a NULL key matches nothing */
-		if (hashed)
+		if (!hashed)
+			return;
+		if (state->spec.has_range)
+		{
+			if (!state->any_key || key < state->range.min)
+				state->range.min = key;
+			if (!state->any_key || key > state->range.max)
+				state->range.max = key;
+		}
+		state->any_key = true;
+		if (!state->overflow)
 			keep_hash(state, hash);
 	}
 	else
@@ -419,12 +463,17 @@ exec_build(CustomScanState *node)
 			state->builds++;
 			if (state->shared != NULL)
 				finish_shared(state);
-			else if (!state->overflow)
-				finish_local(state);
+			else
+			{
+				if (!state->overflow)
+					finish_local(state);
+				publish_range(state);
+			}
 		}
 		return slot;
 	}
-	if (!state->overflow)
+	/* past the size setting, only the range is kept */
+	if (!state->overflow || (state->spec.has_range && state->shared == NULL))
 		add_row(state, slot);
 	return slot;
 }

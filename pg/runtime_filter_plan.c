@@ -183,6 +183,9 @@ add_local_filter(InjectContext *cx, HashJoin *hj, Hash *hash, List *groups, doub
 	spec.collations = collations;
 	spec.integer_keys = integer_keys;
 	spec.est_keys = build_rows;
+	/* one integer key: its range too (runtime_filter.h) */
+	spec.has_range = spec.nkeys == 1 && linitial_int(integer_keys);
+	spec.range_paramid = spec.has_range ? new_param(cx, BYTEAOID) : -1;
 
 	/* the probes: each scan of the mask, with its keys in the mask's order */
 	spec.hashfuncs = probe_funcs;
@@ -202,6 +205,8 @@ add_local_filter(InjectContext *cx, HashJoin *hj, Hash *hash, List *groups, doub
 		else
 			bloom_runtime_probe_add((CustomScan *) scan, keys, &spec);
 		send_to_workers(g->gathers, spec.paramid);
+		if (spec.has_range)
+			send_to_workers(g->gathers, spec.range_paramid);
 	}
 
 	/* the build */

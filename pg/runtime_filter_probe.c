@@ -96,6 +96,18 @@ bloom_runtime_read_filters(EState *estate, RuntimeProbe **filters, int nfilters)
 		struct varlena *value;
 		bloom_error err;
 
+		if (rf->spec.has_range && !rf->range_present)
+		{
+			ParamExecData *rprm = &params[rf->spec.range_paramid];
+
+			if (!rprm->isnull && rprm->value != (Datum) 0)
+			{
+				memcpy(&rf->range, VARDATA_ANY(DatumGetPointer(rprm->value)), sizeof(RuntimeKeyRange));
+				rf->range_present = true;
+			}
+			else
+				all = false;
+		}
 		if (rf->present)
 			continue;
 		/* not built yet, or not at all (too many keys): every row passes */
@@ -125,6 +137,7 @@ bloom_runtime_forget_filters(RuntimeProbe **filters, int nfilters)
 		RuntimeProbe *rf = filters[f];
 
 		rf->present = false;
+		rf->range_present = false;
 		rf->off = false;
 		rf->window_probed = 0;
 		rf->window_passed = 0;
@@ -169,7 +182,7 @@ static bool
 runtime_any_on(BatchedProbeState *state)
 {
 	for (int f = 0; f < state->nfilters; f++)
-		if (state->filters[f]->present && !state->filters[f]->off)
+		if (bloom_runtime_probe_ready(state->filters[f]) && !state->filters[f]->off)
 			return true;
 	return false;
 }
@@ -257,7 +270,7 @@ next_runtime_batch(BatchedProbeState *state)
 	{
 		RuntimeProbe *rf = state->filters[f];
 
-		if (rf->present && (!rf->off || sample))
+		if (bloom_runtime_probe_ready(rf) && (!rf->off || sample))
 		{
 			probing[nprobing++] = rf;
 			batched |= rf->prefetch;
@@ -294,17 +307,20 @@ next_runtime_batch(BatchedProbeState *state)
 		{
 			RuntimeProbe *rf = probing[f];
 			uint64		hash = 0;
-			bool		hashed = bloom_runtime_hash_row(&rf->hasher, econtext, &hash);
+			bool		out;
+			bool		hashed = bloom_runtime_probe_key(rf, econtext, &hash, &out);
 
 			if (batched)
 			{
 				rf->null_key[n] = !hashed;
+				rf->out_of_range[n] = out;
 				rf->hashes[n] = hash;
 				continue;
 			}
 			probed[f]++;
+			rf->range_removed += out;
 			/* a NULL key matches nothing */
-			if (!hashed || !bloom_contains_hash(&rf->filter, hash))
+			if (!hashed || !bloom_runtime_probe_hash(rf, hash))
 				break;
 			passed[f]++;
 		}
@@ -339,7 +355,12 @@ next_runtime_batch(BatchedProbeState *state)
 					hashes[nkeys] = rf->hashes[alive[i]];
 					rows[nkeys++] = alive[i];
 				}
-			bloom_contains_hashes(&rf->filter, hashes, (size_t) nkeys, state->hits);
+				else
+					rf->range_removed += rf->out_of_range[alive[i]];
+			if (rf->present)
+				bloom_contains_hashes(&rf->filter, hashes, (size_t) nkeys, state->hits);
+			else
+				memset(state->hits, true, sizeof(bool) * nkeys);
 			nalive = 0;
 			for (int i = 0; i < nkeys; i++)
 				if (state->hits[i])
@@ -457,12 +478,20 @@ bloom_runtime_explain_filters(RuntimeProbe **filters, int nfilters, List *keys, 
 		}
 		if (es->analyze)
 		{
-			if (rf->bytes == 0)
+			if (rf->bytes == 0 && !rf->range_present)
 				appendStringInfoString(&buf, " (no filter)");
 			else
 			{
-				appendStringInfo(&buf, " (%zu kB, probed " UINT64_FORMAT ", removed " UINT64_FORMAT,
-								 (rf->bytes + 1023) / 1024, rf->probed, rf->removed);
+				if (rf->bytes > 0)
+					appendStringInfo(&buf, " (%zu kB, ", (rf->bytes + 1023) / 1024);
+				else
+					appendStringInfoString(&buf, " (range only: too many keys, ");
+				appendStringInfo(&buf, "probed " UINT64_FORMAT ", removed " UINT64_FORMAT,
+								 rf->probed, rf->removed);
+				if (rf->range_present)
+					appendStringInfo(&buf, ", " UINT64_FORMAT " of them out of the range "
+									 INT64_FORMAT " to " INT64_FORMAT,
+									 rf->range_removed, rf->range.min, rf->range.max);
 				if (rf->switches_off > 0)
 					appendStringInfo(&buf, "; switched off after " UINT64_FORMAT " rows, %.0f%% passing",
 									 rf->off_after, 100 * rf->off_pass);

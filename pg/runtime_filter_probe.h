@@ -30,7 +30,9 @@ typedef struct RuntimeProbe
 {
 	RuntimeFilterSpec spec;
 	RuntimeKeyHasher hasher;
-	bool		present;		/* read from its parameter */
+	bool		present;		/* the Bloom filter, read from its parameter */
+	bool		range_present;	/* the range tier, read from its own */
+	RuntimeKeyRange range;
 	bool		off;			/* switched off */
 	bool		prefetch;
 	bloom_filter filter;
@@ -41,13 +43,50 @@ typedef struct RuntimeProbe
 	/* totals, for EXPLAIN ANALYZE */
 	uint64		probed;
 	uint64		removed;
+	uint64		range_removed;	/* of those, by the range */
 	uint64		switches_off;
 	uint64		off_after;		/* rows probed when it first switched off */
 	double		off_pass;		/* the share that passed then */
 	/* this batch: the hash of each row, whether its key was NULL */
 	uint64		hashes[BLOOM_PROBE_BATCH];
-	bool		null_key[BLOOM_PROBE_BATCH];
+	bool		null_key[BLOOM_PROBE_BATCH];	/* or out of the range */
+	bool		out_of_range[BLOOM_PROBE_BATCH];
 } RuntimeProbe;
+
+/* Whether a filter has something to test: its Bloom filter, its range. */
+static inline bool
+bloom_runtime_probe_ready(const RuntimeProbe *rf)
+{
+	return rf->present || rf->range_present;
+}
+
+/*
+ * The hash of the row in econtext; false when it matches none of the
+ * build's keys without a look at the Bloom filter: a NULL key, or a key
+ * outside the build keys' range (*out_of_range).
+ */
+static inline bool
+bloom_runtime_probe_key(RuntimeProbe *rf, ExprContext *econtext, uint64 *hash, bool *out_of_range)
+{
+	int64		key = 0;
+
+	*out_of_range = false;
+	if (!bloom_runtime_hash_row_key(&rf->hasher, econtext, hash, &key))
+		return false;
+	if (rf->range_present && (key < rf->range.min || key > rf->range.max))
+	{
+		*out_of_range = true;
+		return false;
+	}
+	return true;
+}
+
+/* Whether the Bloom filter, if read, may hold hash. */
+static inline bool
+bloom_runtime_probe_hash(RuntimeProbe *rf, uint64 hash)
+{
+	return !rf->present || bloom_contains_hash(&rf->filter, hash);
+}
 
 /*
  * The probes of the specs in specs (a plan's custom_private), whose keys are

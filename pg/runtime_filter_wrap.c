@@ -202,13 +202,15 @@ passes(WrapState *state, ExprContext *econtext)
 	{
 		RuntimeProbe *rf = state->filters[f];
 		uint64		hash;
+		bool		out;
 		bool		pass;
 
-		if (!rf->present || (rf->off && !sample))
+		if (!bloom_runtime_probe_ready(rf) || (rf->off && !sample))
 			continue;
-		/* a NULL key matches nothing */
-		pass = bloom_runtime_hash_row(&rf->hasher, econtext, &hash) &&
-			bloom_contains_hash(&rf->filter, hash);
+		/* a NULL key matches nothing; nor does a key out of the range */
+		pass = bloom_runtime_probe_key(rf, econtext, &hash, &out) &&
+			bloom_runtime_probe_hash(rf, hash);
+		rf->range_removed += out;
 		bloom_runtime_decide(rf, 1, pass ? 1 : 0);
 		if (!pass)
 			return false;
