@@ -256,9 +256,9 @@ WITH changed AS (UPDATE rf_fact f SET amount = -1 FROM rf_dim d WHERE d.k = f.k8
 SELECT count(*), sum(id) FROM changed;
 ROLLBACK;
 
--- A build side larger than the setting allows gets no filter (here the
--- estimate is far too low, so the planner adds one: the build node drops
--- it at run time).
+-- A build side larger than the setting allows gets no Bloom filter (here
+-- the estimate is far too low, so the planner adds one: the build node
+-- drops it at run time); an integer key's range is kept (two numbers).
 SET bloomfilter.runtime_filter_max_size = '1kB';
 SELECT * FROM rf_explain($$
 SELECT count(*) FROM rf_fact f JOIN rf_dim d ON d.k = f.k WHERE (d.k2 * 0) = 0 AND d.k < 3000$$, 'ANALYZE');

@@ -61,10 +61,26 @@ BEGIN
                         rows_on IS NOT DISTINCT FROM rows_off;
 END $$;
 
--- EXPLAIN without the Hash node's memory (it differs between majors).
+-- The same with any runtime filter: a Seq Scan's batched probe too.
+CREATE FUNCTION rs_same_any(q text)
+RETURNS TABLE (filtered bool, row_count int, same bool)
+LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+    plan_on text := '';
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+        plan_on := plan_on || line || E'\n';
+    END LOOP;
+    RETURN QUERY SELECT plan_on LIKE '%Runtime Filter%', s.row_count, s.same FROM rs_same(q) s;
+END $$;
+
+-- EXPLAIN without the Hash node's memory (it differs between majors) and
+-- an index-only scan's heap fetches (pages another session's snapshot kept
+-- from being all-visible).
 CREATE FUNCTION rs_explain(q text, options text DEFAULT '')
 RETURNS SETOF text LANGUAGE sql AS $$
-SELECT * FROM pg_temp.explain(q, options) p WHERE p !~ '^\s*Buckets: '
+SELECT * FROM pg_temp.explain(q, options) p WHERE p !~ '^\s*(Buckets|Heap Fetches): '
 $$;
 
 -- Index Scan: by the other column's index, and by the key's own index.
@@ -176,3 +192,52 @@ SELECT * FROM rs_explain($$
 SELECT count(*), sum(f.amount) FROM rs_fact f JOIN rs_dim d ON d.k = f.k WHERE d.sel AND f.amount < 900$$);
 SELECT 'parallel bitmap heap scan' AS q, * FROM rs_same(
     'SELECT f.id, f.amount FROM rs_fact f JOIN rs_dim d ON d.k = f.k WHERE d.sel AND f.amount < 900');
+
+-- The range tier: a filter of one integer key also has the build keys'
+-- least and greatest; a probe key outside them is removed before the
+-- Bloom filter is probed (EXPLAIN ANALYZE counts those rows).
+SET max_parallel_workers_per_gather = 0;
+SET enable_seqscan = on;
+SET enable_indexscan = on;
+SET enable_bitmapscan = off;
+-- at the batched probe (a Seq Scan) and at the filter node (an index scan)
+SELECT * FROM rs_explain($$
+SELECT count(*) FROM rs_fact f JOIN rs_dim d ON d.k = f.k WHERE d.sel AND d.k BETWEEN 1000 AND 1400$$,
+    'ANALYZE');
+SET enable_seqscan = off;
+SELECT * FROM rs_explain($$
+SELECT count(*) FROM rs_fact f JOIN rs_dim d ON d.k = f.k
+WHERE d.sel AND d.k BETWEEN 1000 AND 1400 AND f.amount < 900$$, 'ANALYZE');
+SET enable_seqscan = on;
+-- keys at the ends of int8 and int2, keys of two types (int8 build, int4
+-- probe), a range that excludes every probe row, two keys far apart
+CREATE TABLE rs_wide (k8 int8, k2 int2);
+INSERT INTO rs_wide VALUES (-9223372036854775808, -32768), (9223372036854775807, 32767),
+    (-1, -1), (0, 0), (1, 1), (3999, 3999), (NULL, NULL);
+CREATE TABLE rs_wide_dim (k8 int8, k2 int2, sel bool);
+INSERT INTO rs_wide_dim SELECT k8, k2, true FROM rs_wide;
+INSERT INTO rs_wide_dim SELECT g, g, false FROM generate_series(2, 1000) g;
+-- keys above every fact key
+CREATE TABLE rs_far AS SELECT g + 5000 AS k FROM generate_series(0, 99) g;
+ANALYZE rs_wide, rs_wide_dim, rs_far;
+SELECT 'int8 ends' AS q, * FROM rs_same_any(
+    'SELECT w.k8 FROM rs_wide w JOIN rs_wide_dim d ON d.k8 = w.k8 WHERE d.sel')
+UNION ALL
+SELECT 'int2 ends', * FROM rs_same_any(
+    'SELECT w.k2 FROM rs_wide w JOIN rs_wide_dim d ON d.k2 = w.k2 WHERE d.sel')
+UNION ALL
+SELECT 'int8 build, int4 probe', * FROM rs_same_any(
+    'SELECT f.id FROM rs_fact f JOIN rs_wide_dim d ON d.k8 = f.k WHERE d.sel')
+UNION ALL
+SELECT 'int2 build, int4 probe', * FROM rs_same_any(
+    'SELECT f.id FROM rs_fact f JOIN rs_wide_dim d ON d.k2 = f.k WHERE d.k2 BETWEEN 100 AND 200')
+UNION ALL
+SELECT 'range excludes all', * FROM rs_same_any(
+    'SELECT f.id FROM rs_fact f JOIN rs_far d ON d.k = f.k')
+UNION ALL
+SELECT 'two keys far apart', * FROM rs_same_any(
+    'SELECT f.id FROM rs_fact f JOIN rs_dim d ON d.k = f.k WHERE d.k IN (7, 3993)');
+SELECT * FROM rs_explain($$
+SELECT f.id FROM rs_fact f JOIN rs_far d ON d.k = f.k$$, 'ANALYZE');
+SELECT * FROM rs_explain($$
+SELECT f.id FROM rs_fact f JOIN rs_wide_dim d ON d.k8 = f.k WHERE d.sel$$, 'ANALYZE');
