@@ -188,12 +188,13 @@ bloom_runtime_hash_row(RuntimeKeyHasher *h, ExprContext *econtext, uint64 *out)
 }
 
 /*
- * The range tier: a filter of one key read as an integer (the integer
- * operator family: its equality is the integers' own, so a value outside
- * the build keys' least and greatest matches none of them) also has the
- * keys' range, in a second PARAM_EXEC slot (a bytea of two int64, NULL
- * while there is none: not built yet, a build without keys, a Parallel
- * Hash's shared build).  The probe tests it before the Bloom filter.
+ * The range tier: a filter of one key read as an integer (above: equal
+ * keys are equal numbers, so a number outside the build keys' least and
+ * greatest matches none of them, whatever the type's own order) also has
+ * the keys' range, in a second PARAM_EXEC slot (a bytea of two int64,
+ * NULL while there is none: not built yet, a build without keys, a
+ * Parallel Hash's shared build).  The probe tests it before the Bloom
+ * filter.
  */
 typedef struct RuntimeKeyRange
 {
