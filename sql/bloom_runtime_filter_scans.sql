@@ -217,9 +217,11 @@ INSERT INTO rs_wide VALUES (-9223372036854775808, -32768), (9223372036854775807,
 CREATE TABLE rs_wide_dim (k8 int8, k2 int2, sel bool);
 INSERT INTO rs_wide_dim SELECT k8, k2, true FROM rs_wide;
 INSERT INTO rs_wide_dim SELECT g, g, false FROM generate_series(2, 1000) g;
--- keys above every fact key
+-- keys above every fact key; dates (hashed as int4: read as numbers too)
 CREATE TABLE rs_far AS SELECT g + 5000 AS k FROM generate_series(0, 99) g;
-ANALYZE rs_wide, rs_wide_dim, rs_far;
+CREATE TABLE rs_days AS SELECT id, DATE '2000-01-01' + k AS day FROM rs_fact;
+CREATE TABLE rs_days_dim AS SELECT DATE '2000-01-01' + k AS day, sel FROM rs_dim WHERE k BETWEEN 1000 AND 1400;
+ANALYZE rs_wide, rs_wide_dim, rs_far, rs_days, rs_days_dim;
 SELECT 'int8 ends' AS q, * FROM rs_same_any(
     'SELECT w.k8 FROM rs_wide w JOIN rs_wide_dim d ON d.k8 = w.k8 WHERE d.sel')
 UNION ALL
@@ -234,6 +236,9 @@ SELECT 'int2 build, int4 probe', * FROM rs_same_any(
 UNION ALL
 SELECT 'range excludes all', * FROM rs_same_any(
     'SELECT f.id FROM rs_fact f JOIN rs_far d ON d.k = f.k')
+UNION ALL
+SELECT 'dates', * FROM rs_same_any(
+    'SELECT f.id, f.day FROM rs_days f JOIN rs_days_dim d ON d.day = f.day WHERE d.sel')
 UNION ALL
 SELECT 'two keys far apart', * FROM rs_same_any(
     'SELECT f.id FROM rs_fact f JOIN rs_dim d ON d.k = f.k WHERE d.k IN (7, 3993)');
