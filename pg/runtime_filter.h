@@ -192,9 +192,8 @@ bloom_runtime_hash_row(RuntimeKeyHasher *h, ExprContext *econtext, uint64 *out)
  * keys are equal numbers, so a number outside the build keys' least and
  * greatest matches none of them, whatever the type's own order) also has
  * the keys' range, in a second PARAM_EXEC slot (a bytea of two int64,
- * NULL while there is none: not built yet, a build without keys, a
- * Parallel Hash's shared build).  The probe tests it before the Bloom
- * filter.
+ * NULL while there is none: not built yet, a build without keys).  The
+ * probe tests it before the Bloom filter.
  */
 typedef struct RuntimeKeyRange
 {
