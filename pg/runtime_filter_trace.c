@@ -300,17 +300,11 @@ is_heap_seq_scan(InjectContext *cx, Plan *plan)
 
 static void trace(TraceState *ts, Plan **link, Expr *expr, List *gathers);
 
-/* A scan reached: keep it if the key is one it can compute. */
 static void
-reach_scan(TraceState *ts, Plan **link, Expr *expr, List *gathers)
+add_target(TraceState *ts, Plan **link, Expr *key, List *gathers)
 {
-	Plan	   *plan = *link;
-	Expr	   *key = substitute(expr, plan->targetlist);
-	Target	   *target;
+	Target	   *target = palloc0(sizeof(Target));
 
-	if (key == NULL || !safe_scan_key(key, ((Scan *) plan)->scanrelid))
-		return;
-	target = palloc0(sizeof(Target));
 	target->link = link;
 	target->key = ts->key;
 	target->expr = key;
@@ -318,20 +312,23 @@ reach_scan(TraceState *ts, Plan **link, Expr *expr, List *gathers)
 	ts->targets = lappend(ts->targets, target);
 }
 
+/* A scan reached: keep it if the key is one it can compute. */
+static void
+reach_scan(TraceState *ts, Plan **link, Expr *expr, List *gathers)
+{
+	Plan	   *plan = *link;
+	Expr	   *key = substitute(expr, plan->targetlist);
+
+	if (key != NULL && safe_scan_key(key, ((Scan *) plan)->scanrelid))
+		add_target(ts, link, key, gathers);
+}
+
 /* A scan under (or to put under) the filter node: the key is of its output. */
 static void
 reach_wrapped(TraceState *ts, Plan **link, Expr *expr, List *gathers)
 {
-	Target	   *target;
-
-	if (!bloom_runtime_wrap_key_ok(expr))
-		return;
-	target = palloc0(sizeof(Target));
-	target->link = link;
-	target->key = ts->key;
-	target->expr = expr;
-	target->gathers = gathers;
-	ts->targets = lappend(ts->targets, target);
+	if (bloom_runtime_wrap_key_ok(expr))
+		add_target(ts, link, expr, gathers);
 }
 
 /* Down a join's side: which one expr comes from, if rows may be dropped there. */

@@ -32,48 +32,14 @@ CREATE TABLE rs_dim2 AS SELECT g AS k2 FROM generate_series(0, 12) g;
 VACUUM ANALYZE rs_fact, rs_dim, rs_dim2;
 
 -- q with the setting on and off: whether the plan on has the filter node
--- (and the plan off none), how many rows, and the same rows.
+-- (rs_same) or any runtime filter (rs_same_any), how many rows, the same rows.
+\i :abs_srcdir/sql/include/runtime_filter_same.sql
 CREATE FUNCTION rs_same(q text)
 RETURNS TABLE (filtered bool, row_count int, same bool)
-LANGUAGE plpgsql AS $$
-DECLARE
-    line text;
-    plan_on text := '';
-    plan_off text := '';
-    rows_on text[];
-    rows_off text[];
-BEGIN
-    PERFORM set_config('bloomfilter.runtime_filter', 'on', true);
-    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
-        plan_on := plan_on || line || E'\n';
-    END LOOP;
-    EXECUTE format('SELECT array_agg(r::text ORDER BY r::text) FROM (%s) r', q) INTO rows_on;
-    PERFORM set_config('bloomfilter.runtime_filter', 'off', true);
-    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
-        plan_off := plan_off || line || E'\n';
-    END LOOP;
-    EXECUTE format('SELECT array_agg(r::text ORDER BY r::text) FROM (%s) r', q) INTO rows_off;
-    PERFORM set_config('bloomfilter.runtime_filter', 'on', true);
-    IF plan_off LIKE '%Runtime Filter%' THEN
-        RAISE EXCEPTION 'a filter with bloomfilter.runtime_filter off: %', plan_off;
-    END IF;
-    RETURN QUERY SELECT plan_on LIKE '%BloomRuntimeFilter%', coalesce(cardinality(rows_on), 0),
-                        rows_on IS NOT DISTINCT FROM rows_off;
-END $$;
-
--- The same with any runtime filter: a Seq Scan's batched probe too.
+LANGUAGE sql AS $$ SELECT * FROM pg_temp.rf_same_on_off(q, 'BloomRuntimeFilter') $$;
 CREATE FUNCTION rs_same_any(q text)
 RETURNS TABLE (filtered bool, row_count int, same bool)
-LANGUAGE plpgsql AS $$
-DECLARE
-    line text;
-    plan_on text := '';
-BEGIN
-    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
-        plan_on := plan_on || line || E'\n';
-    END LOOP;
-    RETURN QUERY SELECT plan_on LIKE '%Runtime Filter%', s.row_count, s.same FROM rs_same(q) s;
-END $$;
+LANGUAGE sql AS $$ SELECT * FROM pg_temp.rf_same_on_off(q, 'Runtime Filter') $$;
 
 -- EXPLAIN without the Hash node's memory (it differs between majors) and
 -- an index-only scan's heap fetches (pages another session's snapshot kept
