@@ -8,7 +8,8 @@
  * every build row on its way into the hash table and builds a Bloom filter
  * of its join keys; the scan of the probe side, below other joins and
  * aggregations, drops the rows the filter says match nothing.  The filter
- * travels from the build to the probe in a PARAM_EXEC slot of the plan.
+ * travels from the build to the probe in a PARAM_EXEC slot of the plan
+ * (with an integer key, the keys' range in a second one: below).
  *
  *   runtime_filter_plan.c   the planner hook: finds the joins, adds the
  *                           nodes (runtime_filter_plan.h)
@@ -20,7 +21,12 @@
  *                           extension's objects by their local names
  *   runtime_filter_build.c  the build node (Custom Scan BloomFilterBuild)
  *   runtime_filter_probe.c  the probe: the batched probe scan (Custom Scan
- *                           BloomBatchedProbe) in runtime mode
+ *                           BloomBatchedProbe) in runtime mode, at a heap
+ *                           Seq Scan, and what both probes share
+ *                           (runtime_filter_probe.h)
+ *   runtime_filter_wrap.c   the probe at an Index, Index Only or Bitmap
+ *                           Heap Scan: Custom Scan (BloomRuntimeFilter)
+ *                           above the scan
  *   runtime_filter.c        settings, sizing, and the hashing both sides
  *                           share
  *
