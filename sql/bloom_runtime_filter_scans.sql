@@ -212,3 +212,14 @@ SELECT * FROM rs_explain($$
 SELECT f.id FROM rs_fact f JOIN rs_far d ON d.k = f.k$$, 'ANALYZE');
 SELECT * FROM rs_explain($$
 SELECT f.id FROM rs_fact f JOIN rs_wide_dim d ON d.k8 = f.k WHERE d.sel$$, 'ANALYZE');
+-- More build keys than the size setting allows (the estimate is far too
+-- low, so the planner adds a filter): no Bloom filter, the range alone, at
+-- the filter node too.
+SET bloomfilter.runtime_filter_max_size = '1kB';
+SET enable_seqscan = off;
+SELECT * FROM rs_explain($$
+SELECT count(*) FROM rs_fact f JOIN rs_dim d ON d.k = f.k WHERE (d.k2 * 0) = 0 AND d.k < 3000 AND f.amount < 900$$,
+    'ANALYZE');
+SELECT 'range only' AS q, * FROM rs_same(
+    'SELECT f.id FROM rs_fact f JOIN rs_dim d ON d.k = f.k WHERE (d.k2 * 0) = 0 AND d.k < 3000 AND f.amount < 900');
+RESET bloomfilter.runtime_filter_max_size;
