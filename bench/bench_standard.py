@@ -203,8 +203,10 @@ def filters_of(plans):
             labels = {k: v for k, v in node.items() if re.fullmatch(r'Runtime Filter \d+', k)}
             if provider == 'BloomFilterBuild':
                 built.update((p, k) for k in labels)
-            elif provider == 'BloomBatchedProbe' and labels:
-                relation = node.get('Relation Name', '?')
+            elif provider in ('BloomBatchedProbe', 'BloomRuntimeFilter') and labels:
+                # the filter node's scan is its child: "lineitem (Index Scan)"
+                scan = node.get('Plans', [{}])[0] if provider == 'BloomRuntimeFilter' else node
+                relation = scan.get('Relation Name', '?') + (f" ({scan.get('Node Type')})" if scan is not node else '')
                 probes[relation] = probes.get(relation, 0) + len(labels)
                 removed += round(node.get('Rows Removed by Bloom Filter', 0) * node.get('Actual Loops', 1))
                 off += sum('switched off' in v for v in labels.values())

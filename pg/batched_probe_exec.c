@@ -50,7 +50,7 @@ static void reinitialize_dsm(CustomScanState *node, ParallelContext *pcxt, void 
 static void initialize_worker(CustomScanState *node, shm_toc *toc, void *coordinate);
 static void explain_scan(CustomScanState *node, List *ancestors, ExplainState *es);
 
-static const CustomScanMethods scan_methods = {
+const CustomScanMethods bloom_batched_probe_scan_methods = {
 	.CustomName = BLOOM_BATCHED_PROBE_NAME,
 	.CreateCustomScanState = create_state,
 };
@@ -71,50 +71,7 @@ static const CustomExecMethods exec_methods = {
 void
 bloom_batched_probe_register(void)
 {
-	RegisterCustomScanMethods(&scan_methods);
-}
-
-bool
-bloom_runtime_is_probe(Plan *plan)
-{
-	return IsA(plan, CustomScan) && ((CustomScan *) plan)->methods == &scan_methods &&
-		((CustomScan *) plan)->custom_private != NIL;
-}
-
-CustomScan *
-bloom_runtime_probe_make(Plan *seq, List *keys, const RuntimeFilterSpec *spec)
-{
-	/* makeNode is a GNU statement expression (see bloom_context_create) */
-	CustomScan *cscan = (__extension__ makeNode(CustomScan));
-
-	Assert(IsA(seq, SeqScan));
-	/* the Seq Scan's header (costs, rows, tlist, quals, parallel_aware, ...) */
-	cscan->scan = ((SeqScan *) seq)->scan;
-	cscan->scan.plan.type = T_CustomScan;
-	cscan->flags = 0;
-	cscan->custom_plans = NIL;
-	cscan->custom_exprs = NIL;
-	cscan->custom_private = NIL;
-	cscan->custom_scan_tlist = NIL;
-	cscan->custom_relids = bms_make_singleton(cscan->scan.scanrelid);
-	cscan->methods = &scan_methods;
-	bloom_runtime_probe_add(cscan, keys, spec);
-	return cscan;
-}
-
-void
-bloom_runtime_probe_add(CustomScan *probe, List *keys, const RuntimeFilterSpec *spec)
-{
-	Assert(list_length(keys) == spec->nkeys);
-	probe->custom_exprs = list_concat(probe->custom_exprs, keys);
-	probe->custom_private = lappend(probe->custom_private, bloom_runtime_spec_to_list(spec));
-}
-
-/* Whether scan may probe another runtime filter. */
-bool
-bloom_runtime_probe_has_room(CustomScan *probe)
-{
-	return list_length(probe->custom_private) < RUNTIME_MAX_FILTERS;
+	RegisterCustomScanMethods(&bloom_batched_probe_scan_methods);
 }
 
 CustomScan *
@@ -131,7 +88,7 @@ bloom_batched_probe_make_scan(Index scanrelid, List *tlist, List *quals, Expr *f
 	cscan->custom_exprs = list_make2(filter, key);
 	cscan->custom_private = NIL;
 	cscan->custom_scan_tlist = NIL;
-	cscan->methods = &scan_methods;
+	cscan->methods = &bloom_batched_probe_scan_methods;
 	return cscan;
 }
 

@@ -12,44 +12,13 @@
 #include "access/htup.h"
 #include "commands/explain.h"
 #include "nodes/execnodes.h"
+#include "nodes/extensible.h"
 #include "storage/buf.h"
 #include "batched_probe.h"
 #include "runtime_filter.h"
+#include "runtime_filter_probe.h"
 
 BLOOM_HIDDEN_BEGIN
-
-/* Probed rows per decision of a runtime filter: on or off. */
-#define RUNTIME_WINDOW 4096
-/* A switched-off filter probes one batch in this many; with every filter
- * off, a batch after this many rows read unprobed. */
-#define RUNTIME_SAMPLE_EVERY 64
-#define RUNTIME_SAMPLE_ROWS ((uint64) RUNTIME_SAMPLE_EVERY * BLOOM_PROBE_BATCH)
-/* Runtime filters one scan probes at most (the joins above it). */
-#define RUNTIME_MAX_FILTERS 8
-
-/* One runtime filter of a scan in runtime mode. */
-typedef struct RuntimeProbe
-{
-	RuntimeFilterSpec spec;
-	RuntimeKeyHasher hasher;
-	bool		present;		/* read from its parameter */
-	bool		off;			/* switched off */
-	bool		prefetch;
-	bloom_filter filter;
-	Size		bytes;
-	/* the current window */
-	uint64		window_probed;
-	uint64		window_passed;
-	/* totals, for EXPLAIN ANALYZE */
-	uint64		probed;
-	uint64		removed;
-	uint64		switches_off;
-	uint64		off_after;		/* rows probed when it first switched off */
-	double		off_pass;		/* the share that passed then */
-	/* this batch: the hash of each row, whether its key was NULL */
-	uint64		hashes[BLOOM_PROBE_BATCH];
-	bool		null_key[BLOOM_PROBE_BATCH];
-} RuntimeProbe;
 
 typedef struct BatchedProbeState
 {
@@ -94,6 +63,10 @@ typedef struct BatchedProbeState
 	uint64		batches;
 	uint64		passed_through; /* rows read unprobed since the last sample */
 } BatchedProbeState;
+
+/* batched_probe_exec.c: the plan node's methods (a runtime probe is one
+ * of its plans, made by runtime_filter_probe.c) */
+extern const CustomScanMethods bloom_batched_probe_scan_methods;
 
 /* batched_probe_exec.c: drop the current batch's pins and rows */
 extern void bloom_batched_release(BatchedProbeState *state);

@@ -80,6 +80,7 @@ bloom_runtime_filter_init(void)
 							 PGC_USERSET, 0,
 							 bloom_check_fpr_setting, NULL, NULL);
 	bloom_runtime_build_register();
+	bloom_runtime_wrap_register();
 	bloom_runtime_plan_init();
 }
 
@@ -180,10 +181,13 @@ bloom_runtime_spec_to_list(const RuntimeFilterSpec *spec)
 	/* the estimate as a whole number of rows: Integer nodes hold an int */
 	int			est = (int) Min(spec->est_keys, (double) INT_MAX);
 
-	return list_make5(list_make4(makeInteger(spec->filter_id), makeInteger(spec->paramid),
-								 makeInteger((int) spec->kind), makeInteger(spec->nkeys)),
-					  list_copy(spec->hashfuncs), list_copy(spec->collations),
-					  list_copy(spec->integer_keys), makeInteger(est));
+	List	   *list = list_make5(list_make4(makeInteger(spec->filter_id), makeInteger(spec->paramid),
+												 makeInteger((int) spec->kind), makeInteger(spec->nkeys)),
+									  list_copy(spec->hashfuncs), list_copy(spec->collations),
+									  list_copy(spec->integer_keys), makeInteger(est));
+
+	/* the range's slot, or -1 */
+	return lappend(list, makeInteger(spec->has_range ? spec->range_paramid : -1));
 }
 
 void
@@ -199,4 +203,6 @@ bloom_runtime_spec_from_list(List *list, RuntimeFilterSpec *spec)
 	spec->collations = lthird(list);
 	spec->integer_keys = lfourth(list);
 	spec->est_keys = intVal(list_nth(list, 4));
+	spec->range_paramid = intVal(list_nth(list, 5));
+	spec->has_range = spec->range_paramid >= 0;
 }

@@ -8,7 +8,8 @@
  * every build row on its way into the hash table and builds a Bloom filter
  * of its join keys; the scan of the probe side, below other joins and
  * aggregations, drops the rows the filter says match nothing.  The filter
- * travels from the build to the probe in a PARAM_EXEC slot of the plan.
+ * travels from the build to the probe in a PARAM_EXEC slot of the plan
+ * (with an integer key, the keys' range in a second one: below).
  *
  *   runtime_filter_plan.c   the planner hook: finds the joins, adds the
  *                           nodes (runtime_filter_plan.h)
@@ -20,7 +21,12 @@
  *                           extension's objects by their local names
  *   runtime_filter_build.c  the build node (Custom Scan BloomFilterBuild)
  *   runtime_filter_probe.c  the probe: the batched probe scan (Custom Scan
- *                           BloomBatchedProbe) in runtime mode
+ *                           BloomBatchedProbe) in runtime mode, at a heap
+ *                           Seq Scan, and what both probes share
+ *                           (runtime_filter_probe.h)
+ *   runtime_filter_wrap.c   the probe at an Index, Index Only or Bitmap
+ *                           Heap Scan: Custom Scan (BloomRuntimeFilter)
+ *                           above the scan
  *   runtime_filter.c        settings, sizing, and the hashing both sides
  *                           share
  *
@@ -136,10 +142,14 @@ extern void bloom_runtime_hasher_init(RuntimeKeyHasher *h, List *exprs, List *ha
  * an integer on both. */
 extern bool bloom_runtime_integer_key(Oid left, Oid right);
 
-/* The hash of the row in econtext; false when a key is NULL (every join
- * operator a filter is made for is strict: such a row matches nothing). */
+/*
+ * The hash of the row in econtext, and its first key as an integer (that
+ * key's value when it is read as one, else a meaningless number); false
+ * when a key is NULL (every join operator a filter is made for is strict:
+ * such a row matches nothing).
+ */
 static inline bool
-bloom_runtime_hash_row(RuntimeKeyHasher *h, ExprContext *econtext, uint64 *out)
+bloom_runtime_hash_row_key(RuntimeKeyHasher *h, ExprContext *econtext, uint64 *out, int64 *first)
 {
 	uint64		hash = 0;
 
@@ -166,11 +176,36 @@ bloom_runtime_hash_row(RuntimeKeyHasher *h, ExprContext *econtext, uint64 *out)
 				key = DatumGetUInt32(FunctionCall1Coll(&h->fns[i], h->collations[i], value));
 				break;
 		}
+		if (i == 0)
+			*first = (int64) key;
 		hash = bloom_hash_lane(key, hash);
 	}
 	*out = hash;
 	return true;
 }
+
+/* The hash of the row in econtext; false when a key is NULL. */
+static inline bool
+bloom_runtime_hash_row(RuntimeKeyHasher *h, ExprContext *econtext, uint64 *out)
+{
+	int64		first;
+
+	return bloom_runtime_hash_row_key(h, econtext, out, &first);
+}
+
+/*
+ * The range tier: a filter of one key read as an integer (above: equal
+ * keys are equal numbers, so a number outside the build keys' least and
+ * greatest matches none of them, whatever the type's own order) also has
+ * the keys' range, in a second PARAM_EXEC slot (a bytea of two int64,
+ * NULL while there is none: not built yet, a build without keys).  The
+ * probe tests it before the Bloom filter.
+ */
+typedef struct RuntimeKeyRange
+{
+	int64		min;
+	int64		max;
+} RuntimeKeyRange;
 
 /*
  * What the planner stores in a probe node's custom_private for each filter
@@ -188,6 +223,8 @@ typedef struct RuntimeFilterSpec
 	List	   *collations;		/* OIDs */
 	List	   *integer_keys;	/* ints: 1 where a key is read as an integer */
 	double		est_keys;		/* the planner's estimate of build rows */
+	bool		has_range;		/* the range tier (see RuntimeKeyRange) */
+	int			range_paramid;	/* its PARAM_EXEC slot, if has_range */
 } RuntimeFilterSpec;
 
 extern List *bloom_runtime_spec_to_list(const RuntimeFilterSpec *spec);
@@ -211,23 +248,45 @@ extern CustomScan *bloom_runtime_build_make(Plan *child, List *keys, const Runti
 /* Whether plan is a build node (the planner passes through them). */
 extern bool bloom_runtime_is_build(Plan *plan);
 
-/* ---- the probe: the batched scan in runtime mode (plan nodes made in
- * batched_probe_exec.c, run by runtime_filter_probe.c) ---- */
+/* ---- the probe (runtime_filter_probe.c): a heap Seq Scan is replaced by
+ * the batched probe scan in runtime mode; an Index, Index Only or Bitmap
+ * Heap Scan gets the filter node above it (runtime_filter_wrap.c) ---- */
 
 /*
- * The batched probe scan of a heap table, in place of the Seq Scan seq,
- * probing the filter of spec with keys (expressions of the table's columns).
+ * The probe of scan (a heap Seq Scan, or a scan bloom_runtime_wrappable
+ * accepts) for the filter of spec with keys (expressions of the table's
+ * columns for a Seq Scan; of the scan's output, OUTER_VAR, for the others),
+ * to put in the scan's place.  A new node takes the id *next_plan_node_id++.
  */
-extern CustomScan *bloom_runtime_probe_make(Plan *seq, List *keys, const RuntimeFilterSpec *spec);
+extern Plan *bloom_runtime_probe_make(Plan *scan, List *keys, const RuntimeFilterSpec *spec,
+									  int *next_plan_node_id);
 
-/* Another filter probed by an existing runtime probe scan. */
+/* Another filter probed by an existing probe. */
 extern void bloom_runtime_probe_add(CustomScan *probe, List *keys, const RuntimeFilterSpec *spec);
 
-/* Whether an existing runtime probe scan may take another filter. */
+/* Whether an existing probe may take another filter. */
 extern bool bloom_runtime_probe_has_room(CustomScan *probe);
 
-/* Whether plan is a batched probe scan in runtime mode. */
+/* Whether plan is a probe: a batched probe scan in runtime mode, or a filter node. */
 extern bool bloom_runtime_is_probe(Plan *plan);
+
+/* ---- the filter node over other scans (runtime_filter_wrap.c) ---- */
+
+extern void bloom_runtime_wrap_register(void);
+
+/* Whether plan is a scan the filter node goes over. */
+extern bool bloom_runtime_wrappable(Plan *plan);
+
+/* Whether plan is a filter node. */
+extern bool bloom_runtime_is_wrap(Plan *plan);
+
+/* Whether expr (of a scan's output, OUTER_VAR) is a key the filter node may
+ * compute for every row the scan returns. */
+extern bool bloom_runtime_wrap_key_ok(Expr *expr);
+
+/* The filter node over scan, probing the filter of spec with keys. */
+extern CustomScan *bloom_runtime_wrap_make(Plan *scan, List *keys, const RuntimeFilterSpec *spec,
+										   int plan_node_id);
 
 BLOOM_HIDDEN_END
 

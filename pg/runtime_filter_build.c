@@ -14,6 +14,12 @@
  * rebuilds the filter; until then the slot is NULL, which the probe reads
  * as "no filter".
  *
+ * A filter of one integer key also keeps the keys' least and greatest
+ * value, published in a slot of its own when the build ends, even past
+ * the size setting (two numbers); under a Parallel Hash each participant
+ * narrows the shared range with its own before the build barrier
+ * (runtime_filter.h).
+ *
  * Memory: the hashes are kept until the end (8 bytes a key), then the
  * filter is sized for their count at the target rate; past the
  * count bloomfilter.runtime_filter_max_size holds, the hashes are dropped
@@ -52,7 +58,18 @@ typedef struct SharedFilter
 	pg_atomic_uint64 keys;		/* keys added by every participant */
 	uint32		value_offset;	/* of the varlena, from the struct's start */
 	uint32		pad;
+	/* the keys' range (has_range): a bytea (header, then two int64) whose
+	 * numbers every participant narrows atomically */
+	uint32		range_pad;
+	uint32		range_header;
+	pg_atomic_uint64 range_min;
+	pg_atomic_uint64 range_max;
 } SharedFilter;
+
+StaticAssertDecl(sizeof(pg_atomic_uint64) == sizeof(int64) &&
+				 offsetof(SharedFilter, range_min) == offsetof(SharedFilter, range_header) + VARHDRSZ &&
+				 offsetof(SharedFilter, range_max) == offsetof(SharedFilter, range_min) + sizeof(int64),
+				 "the shared range reads as a RuntimeKeyRange after a varlena header");
 
 typedef struct BuildState
 {
@@ -64,7 +81,10 @@ typedef struct BuildState
 	MemoryContext cxt;			/* hashes and the filter */
 	double		max_keys;
 
-	/* this build: the hashes, or (shared) a private filter */
+	/* this build: the keys' range (has_range), the hashes, or (shared) a
+	 * private filter */
+	bool		any_key;
+	RuntimeKeyRange range;
 	uint64	   *hashes;
 	Size		n;
 	Size		cap;
@@ -211,6 +231,30 @@ clear_param(BuildState *state)
 
 	prm->value = (Datum) 0;
 	prm->isnull = true;
+	if (state->spec.has_range)
+	{
+		prm = &state->css.ss.ps.state->es_param_exec_vals[state->spec.range_paramid];
+		prm->value = (Datum) 0;
+		prm->isnull = true;
+	}
+}
+
+/* Publish the keys' range, if there were keys (else the filter rejects
+ * every row by itself). */
+static void
+publish_range(BuildState *state)
+{
+	ParamExecData *prm;
+	bytea	   *value;
+
+	if (!state->spec.has_range || !state->any_key)
+		return;
+	value = MemoryContextAlloc(state->cxt, VARHDRSZ + sizeof(RuntimeKeyRange));
+	SET_VARSIZE(value, VARHDRSZ + sizeof(RuntimeKeyRange));
+	memcpy(VARDATA(value), &state->range, sizeof(RuntimeKeyRange));
+	prm = &state->css.ss.ps.state->es_param_exec_vals[state->spec.range_paramid];
+	prm->value = PointerGetDatum(value);
+	prm->isnull = false;
 }
 
 static void
@@ -249,7 +293,7 @@ begin_build(CustomScanState *node, EState *estate, int eflags)
 	clear_param(state);
 }
 
-/* The shared filter as this process's parameter. */
+/* The shared filter (and range) as this process's parameters. */
 static void
 publish_shared(BuildState *state)
 {
@@ -257,6 +301,33 @@ publish_shared(BuildState *state)
 
 	prm->value = PointerGetDatum(shared_value(state->shared));
 	prm->isnull = false;
+	if (state->spec.has_range)
+	{
+		prm = &state->css.ss.ps.state->es_param_exec_vals[state->spec.range_paramid];
+		prm->value = PointerGetDatum(&state->shared->range_header);
+		prm->isnull = false;
+	}
+}
+
+/* An empty shared range (no keys: every probe key is outside it, as every
+ * key is outside the empty filter). */
+static void
+reset_shared_range(SharedFilter *shared)
+{
+	SET_VARSIZE(&shared->range_header, VARHDRSZ + sizeof(RuntimeKeyRange));
+	pg_atomic_write_u64(&shared->range_min, (uint64) PG_INT64_MAX);
+	pg_atomic_write_u64(&shared->range_max, (uint64) PG_INT64_MIN);
+}
+
+/* Narrow a shared bound to value: the lesser (or greater) of the two. */
+static void
+narrow_shared_bound(pg_atomic_uint64 *bound, int64 value, bool least)
+{
+	uint64		old = pg_atomic_read_u64(bound);
+
+	while (least ? value < (int64) old : value > (int64) old)
+		if (pg_atomic_compare_exchange_u64(bound, &old, (uint64) value))
+			break;
 }
 
 /* Forget this build's hashes (a new build follows). */
@@ -271,6 +342,7 @@ reset_build(BuildState *state)
 	state->finished = false;
 	state->local = NULL;
 	state->rows = 0;
+	state->any_key = false;
 	if (state->shared == NULL)
 		clear_param(state);
 }
@@ -333,12 +405,23 @@ add_row(BuildState *state, TupleTableSlot *slot)
 	if (state->spec.kind == RUNTIME_FILTER_JOIN_HASH)
 	{
 		uint64		hash;
+		int64		key = 0;
 		MemoryContext old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
-		bool		hashed = bloom_runtime_hash_row(&state->hasher, econtext, &hash);
+		bool		hashed = bloom_runtime_hash_row_key(&state->hasher, econtext, &hash, &key);
 
 		MemoryContextSwitchTo(old);
 		/* a NULL key matches nothing */
-		if (hashed)
+		if (!hashed)
+			return;
+		if (state->spec.has_range)
+		{
+			if (!state->any_key || key < state->range.min)
+				state->range.min = key;
+			if (!state->any_key || key > state->range.max)
+				state->range.max = key;
+		}
+		state->any_key = true;
+		if (!state->overflow)
 			keep_hash(state, hash);
 	}
 	else
@@ -402,6 +485,11 @@ finish_shared(BuildState *state)
 		}
 		pg_atomic_fetch_add_u64(&state->shared->keys, state->n);
 	}
+	if (state->spec.has_range && state->any_key)
+	{
+		narrow_shared_bound(&state->shared->range_min, state->range.min, true);
+		narrow_shared_bound(&state->shared->range_max, state->range.max, false);
+	}
 	state->filter_bytes = VARSIZE(value);
 }
 
@@ -419,12 +507,17 @@ exec_build(CustomScanState *node)
 			state->builds++;
 			if (state->shared != NULL)
 				finish_shared(state);
-			else if (!state->overflow)
-				finish_local(state);
+			else
+			{
+				if (!state->overflow)
+					finish_local(state);
+				publish_range(state);
+			}
 		}
 		return slot;
 	}
-	if (!state->overflow)
+	/* past the size setting, only the range is kept */
+	if (!state->overflow || state->spec.has_range)
 		add_row(state, slot);
 	return slot;
 }
@@ -491,6 +584,9 @@ initialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
 	shared_params(state, &nbits, &nhashes);
 	size = bloom_serialized_size(nbits);
 	pg_atomic_init_u64(&shared->keys, 0);
+	pg_atomic_init_u64(&shared->range_min, 0);
+	pg_atomic_init_u64(&shared->range_max, 0);
+	reset_shared_range(shared);
 	shared->value_offset = shared_value_offset();
 	value = shared_value(shared);
 	SET_VARSIZE(value, VARHDRSZ + size);
@@ -509,6 +605,7 @@ reinitialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
 	(void) pcxt;
 	((BuildState *) node)->shared = shared;
 	pg_atomic_write_u64(&shared->keys, 0);
+	reset_shared_range(shared);
 	memset(VARDATA(value) + BLOOM_HEADER_SIZE, 0, VARSIZE(value) - VARHDRSZ - BLOOM_HEADER_SIZE);
 	publish_shared((BuildState *) node);
 }

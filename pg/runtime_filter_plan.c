@@ -18,8 +18,9 @@
  *  4. The keys that reach the same scans make the filter (keys that reach
  *     another scan are left out: a filter of some of the keys is still
  *     exact about what it removes).  A heap table's Seq Scan becomes the
- *     batched probe scan in runtime mode (or one already is, and probes
- *     this filter too); a build node goes between the Hash node and its
+ *     batched probe scan in runtime mode, an Index, Index Only or Bitmap
+ *     Heap Scan gets the filter node above it (or a probe is already
+ *     there, and probes this filter too); a build node goes between the Hash node and its
  *     child; a PARAM_EXEC slot carries the filter; each Gather between the
  *     join and the scan sends it to its workers (initParam); and the
  *     join's outer child gets a startup cost of at least the Hash node's
@@ -182,6 +183,9 @@ add_local_filter(InjectContext *cx, HashJoin *hj, Hash *hash, List *groups, doub
 	spec.collations = collations;
 	spec.integer_keys = integer_keys;
 	spec.est_keys = build_rows;
+	/* one integer key: its range too (runtime_filter.h) */
+	spec.has_range = spec.nkeys == 1 && linitial_int(integer_keys);
+	spec.range_paramid = spec.has_range ? new_param(cx, BYTEAOID) : -1;
 
 	/* the probes: each scan of the mask, with its keys in the mask's order */
 	spec.hashfuncs = probe_funcs;
@@ -196,11 +200,13 @@ add_local_filter(InjectContext *cx, HashJoin *hj, Hash *hash, List *groups, doub
 		k = -1;
 		while ((k = bms_next_member(mask, k)) >= 0)
 			keys = lappend(keys, g->exprs[k]);
-		if (IsA(scan, SeqScan))
-			*g->link = (Plan *) bloom_runtime_probe_make(scan, keys, &spec);
+		if (!bloom_runtime_is_probe(scan))
+			*g->link = bloom_runtime_probe_make(scan, keys, &spec, &cx->next_plan_node_id);
 		else
 			bloom_runtime_probe_add((CustomScan *) scan, keys, &spec);
 		send_to_workers(g->gathers, spec.paramid);
+		if (spec.has_range)
+			send_to_workers(g->gathers, spec.range_paramid);
 	}
 
 	/* the build */

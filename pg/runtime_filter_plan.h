@@ -64,7 +64,8 @@ typedef struct Target
 /*
  * The ways down from hash join hj's key number key to the scans where a
  * row whose key the join's build side lacks may be dropped (Target *): a
- * heap table's Seq Scan, a runtime probe scan, a foreign scan.
+ * heap table's Seq Scan, an Index, Index Only or Bitmap Heap Scan (its
+ * output's terms, for the filter node), a runtime probe, a foreign scan.
  */
 extern List *bloom_runtime_trace(InjectContext *cx, HashJoin *hj, int key, bool may_rescan);
 

@@ -32,20 +32,82 @@
 #include "utils/memutils.h"
 #include "utils/ruleutils.h"
 
-/* Read each filter not read yet from its parameter slot. */
-static void
-read_runtime_filters(BatchedProbeState *state)
+/* ---- the plan nodes ---- */
+
+bool
+bloom_runtime_is_probe(Plan *plan)
 {
-	ParamExecData *params = state->css.ss.ps.state->es_param_exec_vals;
+	return bloom_runtime_is_wrap(plan) ||
+		(IsA(plan, CustomScan) &&
+		 ((CustomScan *) plan)->methods == &bloom_batched_probe_scan_methods &&
+		 ((CustomScan *) plan)->custom_private != NIL);
+}
+
+Plan *
+bloom_runtime_probe_make(Plan *scan, List *keys, const RuntimeFilterSpec *spec,
+						 int *next_plan_node_id)
+{
+	CustomScan *cscan;
+
+	if (!IsA(scan, SeqScan))
+		return (Plan *) bloom_runtime_wrap_make(scan, keys, spec, (*next_plan_node_id)++);
+	/* makeNode is a GNU statement expression (see bloom_context_create) */
+	cscan = (__extension__ makeNode(CustomScan));
+	/* the Seq Scan's header (costs, rows, tlist, quals, parallel_aware, ...) */
+	cscan->scan = ((SeqScan *) scan)->scan;
+	cscan->scan.plan.type = T_CustomScan;
+	cscan->flags = 0;
+	cscan->custom_plans = NIL;
+	cscan->custom_exprs = NIL;
+	cscan->custom_private = NIL;
+	cscan->custom_scan_tlist = NIL;
+	cscan->custom_relids = bms_make_singleton(cscan->scan.scanrelid);
+	cscan->methods = &bloom_batched_probe_scan_methods;
+	bloom_runtime_probe_add(cscan, keys, spec);
+	return (Plan *) cscan;
+}
+
+void
+bloom_runtime_probe_add(CustomScan *probe, List *keys, const RuntimeFilterSpec *spec)
+{
+	Assert(list_length(keys) == spec->nkeys);
+	probe->custom_exprs = list_concat(probe->custom_exprs, keys);
+	probe->custom_private = lappend(probe->custom_private, bloom_runtime_spec_to_list(spec));
+}
+
+bool
+bloom_runtime_probe_has_room(CustomScan *probe)
+{
+	return list_length(probe->custom_private) < RUNTIME_MAX_FILTERS;
+}
+
+/* ---- a runtime filter as probed, for both probe nodes ---- */
+
+bool
+bloom_runtime_read_filters(EState *estate, RuntimeProbe **filters, int nfilters)
+{
+	ParamExecData *params = estate->es_param_exec_vals;
 	bool		all = true;
 
-	for (int f = 0; f < state->nfilters; f++)
+	for (int f = 0; f < nfilters; f++)
 	{
-		RuntimeProbe *rf = state->filters[f];
+		RuntimeProbe *rf = filters[f];
 		ParamExecData *prm = &params[rf->spec.paramid];
 		struct varlena *value;
 		bloom_error err;
 
+		if (rf->spec.has_range && !rf->range_present)
+		{
+			ParamExecData *rprm = &params[rf->spec.range_paramid];
+
+			if (!rprm->isnull && rprm->value != (Datum) 0)
+			{
+				memcpy(&rf->range, VARDATA_ANY(DatumGetPointer(rprm->value)), sizeof(RuntimeKeyRange));
+				rf->range_present = true;
+			}
+			else
+				all = false;
+		}
 		if (rf->present)
 			continue;
 		/* not built yet, or not at all (too many keys): every row passes */
@@ -64,7 +126,55 @@ read_runtime_filters(BatchedProbeState *state)
 		rf->prefetch = rf->bytes >= (Size) bloomfilter_batched_probe_min_size * 1024;
 		rf->present = true;
 	}
-	state->filters_read = all;
+	return all;
+}
+
+void
+bloom_runtime_forget_filters(RuntimeProbe **filters, int nfilters)
+{
+	for (int f = 0; f < nfilters; f++)
+	{
+		RuntimeProbe *rf = filters[f];
+
+		rf->present = false;
+		rf->range_present = false;
+		rf->off = false;
+		rf->window_probed = 0;
+		rf->window_passed = 0;
+	}
+}
+
+int
+bloom_runtime_probes_init(RuntimeProbe **filters, List *specs, List *keys, PlanState *parent)
+{
+	ListCell   *lc;
+	int			first = 0;
+	int			n = 0;
+
+	foreach(lc, specs)
+	{
+		RuntimeProbe *rf = palloc0(sizeof(RuntimeProbe));
+		List	   *mine;
+
+		bloom_runtime_spec_from_list(lfirst(lc), &rf->spec);
+		/* this filter's keys: keys[first, first + nkeys) */
+		mine = list_copy_tail(list_truncate(list_copy(keys), first + rf->spec.nkeys), first);
+		bloom_runtime_hasher_init(&rf->hasher, mine, rf->spec.hashfuncs, rf->spec.collations,
+								  rf->spec.integer_keys, parent);
+		first += rf->spec.nkeys;
+		filters[n++] = rf;
+	}
+	return n;
+}
+
+/* ---- the batched probe scan in runtime mode ---- */
+
+/* Read each filter not read yet from its parameter slot. */
+static void
+read_runtime_filters(BatchedProbeState *state)
+{
+	state->filters_read = bloom_runtime_read_filters(state->css.ss.ps.state, state->filters,
+													 state->nfilters);
 }
 
 /* Whether some filter is on: else rows are read unprobed, between samples. */
@@ -72,14 +182,13 @@ static bool
 runtime_any_on(BatchedProbeState *state)
 {
 	for (int f = 0; f < state->nfilters; f++)
-		if (state->filters[f]->present && !state->filters[f]->off)
+		if (bloom_runtime_probe_ready(state->filters[f]) && !state->filters[f]->off)
 			return true;
 	return false;
 }
 
-/* The window's verdict: off when too many passed, on again when few did. */
-static void
-runtime_decide(RuntimeProbe *rf, uint64 probed, uint64 passed)
+void
+bloom_runtime_decide(RuntimeProbe *rf, uint64 probed, uint64 passed)
 {
 	double		share;
 
@@ -161,7 +270,7 @@ next_runtime_batch(BatchedProbeState *state)
 	{
 		RuntimeProbe *rf = state->filters[f];
 
-		if (rf->present && (!rf->off || sample))
+		if (bloom_runtime_probe_ready(rf) && (!rf->off || sample))
 		{
 			probing[nprobing++] = rf;
 			batched |= rf->prefetch;
@@ -198,17 +307,20 @@ next_runtime_batch(BatchedProbeState *state)
 		{
 			RuntimeProbe *rf = probing[f];
 			uint64		hash = 0;
-			bool		hashed = bloom_runtime_hash_row(&rf->hasher, econtext, &hash);
+			bool		out;
+			bool		hashed = bloom_runtime_probe_key(rf, econtext, &hash, &out);
 
 			if (batched)
 			{
 				rf->null_key[n] = !hashed;
+				rf->out_of_range[n] = out;
 				rf->hashes[n] = hash;
 				continue;
 			}
 			probed[f]++;
+			rf->range_removed += out;
 			/* a NULL key matches nothing */
-			if (!hashed || !bloom_contains_hash(&rf->filter, hash))
+			if (!hashed || !bloom_runtime_probe_hash(rf, hash))
 				break;
 			passed[f]++;
 		}
@@ -243,7 +355,12 @@ next_runtime_batch(BatchedProbeState *state)
 					hashes[nkeys] = rf->hashes[alive[i]];
 					rows[nkeys++] = alive[i];
 				}
-			bloom_contains_hashes(&rf->filter, hashes, (size_t) nkeys, state->hits);
+				else
+					rf->range_removed += rf->out_of_range[alive[i]];
+			if (rf->present)
+				bloom_contains_hashes(&rf->filter, hashes, (size_t) nkeys, state->hits);
+			else
+				memset(state->hits, true, sizeof(bool) * nkeys);
 			nalive = 0;
 			for (int i = 0; i < nkeys; i++)
 				if (state->hits[i])
@@ -257,7 +374,7 @@ next_runtime_batch(BatchedProbeState *state)
 	for (int f = 0; f < nprobing; f++)
 	{
 		InstrCountFiltered2(state, (double) (probed[f] - passed[f]));
-		runtime_decide(probing[f], probed[f], passed[f]);
+		bloom_runtime_decide(probing[f], probed[f], passed[f]);
 	}
 	return read > 0;
 }
@@ -335,17 +452,71 @@ bloom_runtime_probe_restart(BatchedProbeState *state)
 	state->filters_read = false;
 	state->batches = 0;
 	state->passed_through = RUNTIME_SAMPLE_ROWS;
-	for (int f = 0; f < state->nfilters; f++)
-	{
-		RuntimeProbe *rf = state->filters[f];
+	bloom_runtime_forget_filters(state->filters, state->nfilters);
+}
 
-		rf->present = false;
-		rf->off = false;
-		rf->window_probed = 0;
-		rf->window_passed = 0;
+
+void
+bloom_runtime_explain_filters(RuntimeProbe **filters, int nfilters, List *keys, List *context,
+							  ExplainState *es)
+{
+	ListCell   *key = list_head(keys);
+
+	for (int f = 0; f < nfilters; f++)
+	{
+		RuntimeProbe *rf = filters[f];
+		StringInfoData buf;
+		char		label[64];
+
+		initStringInfo(&buf);
+		for (int k = 0; k < rf->spec.nkeys; k++)
+		{
+			if (k > 0)
+				appendStringInfoString(&buf, ", ");
+			appendStringInfoString(&buf, deparse_expression(lfirst(key), context, es->verbose, false));
+			key = lnext(keys, key);
+		}
+		if (es->analyze)
+		{
+			if (rf->bytes == 0 && !rf->range_present)
+				appendStringInfoString(&buf, " (no filter)");
+			else
+			{
+				if (rf->bytes > 0)
+					appendStringInfo(&buf, " (%zu kB, ", (rf->bytes + 1023) / 1024);
+				else
+					appendStringInfoString(&buf, " (range only: too many keys, ");
+				appendStringInfo(&buf, "probed " UINT64_FORMAT ", removed " UINT64_FORMAT,
+								 rf->probed, rf->removed);
+				if (rf->range_present)
+					appendStringInfo(&buf, ", " UINT64_FORMAT " of them out of the range "
+									 INT64_FORMAT " to " INT64_FORMAT,
+									 rf->range_removed, rf->range.min, rf->range.max);
+				if (rf->switches_off > 0)
+					appendStringInfo(&buf, "; switched off after " UINT64_FORMAT " rows, %.0f%% passing",
+									 rf->off_after, 100 * rf->off_pass);
+				appendStringInfoChar(&buf, ')');
+			}
+		}
+		snprintf(label, sizeof label, "Runtime Filter %d", rf->spec.filter_id);
+		ExplainPropertyText(label, buf.data, es);
 	}
 }
 
+void
+bloom_runtime_explain_removed(PlanState *ps, ExplainState *es)
+{
+	/* as "Rows Removed by Filter": per loop, the workers' counts included */
+	if (es->analyze && ps->instrument != NULL)
+	{
+		double		removed = ps->instrument->nfiltered2;
+		double		nloops = ps->instrument->nloops;
+
+		if (removed > 0 || es->format != EXPLAIN_FORMAT_TEXT)
+			ExplainPropertyFloat("Rows Removed by Bloom Filter", NULL,
+								 nloops > 0 ? removed / nloops : 0.0, 0, es);
+	}
+}
 
 /*
  * Runtime mode: a line per filter, "Runtime Filter N: keys", and with
@@ -356,74 +527,20 @@ void
 bloom_runtime_probe_explain(BatchedProbeState *state, List *context, ExplainState *es)
 {
 	CustomScan *cscan = (CustomScan *) state->css.ss.ps.plan;
-	ListCell   *key = list_head(cscan->custom_exprs);
 
-	for (int f = 0; f < state->nfilters; f++)
-	{
-		RuntimeProbe *rf = state->filters[f];
-		StringInfoData buf;
-		char		label[64];
-
-		initStringInfo(&buf);
-		for (int k = 0; k < rf->spec.nkeys; k++)
-		{
-			if (k > 0)
-				appendStringInfoString(&buf, ", ");
-			appendStringInfoString(&buf, deparse_expression(lfirst(key), context, es->verbose, false));
-			key = lnext(cscan->custom_exprs, key);
-		}
-		if (es->analyze)
-		{
-			if (rf->bytes == 0)
-				appendStringInfoString(&buf, " (no filter)");
-			else
-			{
-				appendStringInfo(&buf, " (%zu kB, probed " UINT64_FORMAT ", removed " UINT64_FORMAT,
-								 (rf->bytes + 1023) / 1024, rf->probed, rf->removed);
-				if (rf->switches_off > 0)
-					appendStringInfo(&buf, "; switched off after " UINT64_FORMAT " rows, %.0f%% passing",
-									 rf->off_after, 100 * rf->off_pass);
-				appendStringInfoChar(&buf, ')');
-			}
-		}
-		snprintf(label, sizeof label, "Runtime Filter %d", rf->spec.filter_id);
-		ExplainPropertyText(label, buf.data, es);
-	}
+	bloom_runtime_explain_filters(state->filters, state->nfilters, cscan->custom_exprs, context, es);
 	ExplainPropertyInteger("Batch Size", NULL, BLOOM_PROBE_BATCH, es);
-	if (es->analyze && state->css.ss.ps.instrument != NULL)
-	{
-		double		removed = state->css.ss.ps.instrument->nfiltered2;
-		double		nloops = state->css.ss.ps.instrument->nloops;
-
-		if (removed > 0 || es->format != EXPLAIN_FORMAT_TEXT)
-			ExplainPropertyFloat("Rows Removed by Bloom Filter", NULL,
-								 nloops > 0 ? removed / nloops : 0.0, 0, es);
-	}
+	bloom_runtime_explain_removed(&state->css.ss.ps, es);
 }
 
 void
 bloom_runtime_probe_begin(BatchedProbeState *state, CustomScan *cscan)
 {
-	ListCell   *lc;
-	int			first = 0;
-
 	/* the quals are checked by the batches, first */
 	state->runtime = true;
 	state->quals = state->css.ss.ps.qual;
 	state->css.ss.ps.qual = NULL;
-	foreach(lc, cscan->custom_private)
-	{
-		RuntimeProbe *rf = palloc0(sizeof(RuntimeProbe));
-		List	   *keys;
-
-		bloom_runtime_spec_from_list(lfirst(lc), &rf->spec);
-		/* this filter's keys: custom_exprs[first, first + nkeys) */
-		keys = list_copy_tail(list_truncate(list_copy(cscan->custom_exprs), first + rf->spec.nkeys),
-							  first);
-		bloom_runtime_hasher_init(&rf->hasher, keys, rf->spec.hashfuncs, rf->spec.collations,
-								  rf->spec.integer_keys, &state->css.ss.ps);
-		first += rf->spec.nkeys;
-		state->filters[state->nfilters++] = rf;
-	}
+	state->nfilters = bloom_runtime_probes_init(state->filters, cscan->custom_private,
+												cscan->custom_exprs, &state->css.ss.ps);
 	bloom_runtime_probe_restart(state);
 }

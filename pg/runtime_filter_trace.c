@@ -11,7 +11,10 @@
  * side alone of right joins), an Agg, Group or Unique where the key is a
  * grouping column whose equality implies the join's (same hash operator
  * family and collation, or both deterministic: a group is then kept or
- * dropped whole).  The key at the scan must be the table's columns under
+ * dropped whole).  At a heap Seq Scan the key is rewritten into the
+ * table's columns; at an Index, Index Only or Bitmap Heap Scan it stays an
+ * expression of the scan's output, which the filter node above it reads.
+ * Either way it must be the table's columns (or the output's) under
  * leakproof functions only (no function that could fail on a row the join
  * would never have seen), no volatile function, parameter or subplan.
  *
@@ -297,22 +300,35 @@ is_heap_seq_scan(InjectContext *cx, Plan *plan)
 
 static void trace(TraceState *ts, Plan **link, Expr *expr, List *gathers);
 
+static void
+add_target(TraceState *ts, Plan **link, Expr *key, List *gathers)
+{
+	Target	   *target = palloc0(sizeof(Target));
+
+	target->link = link;
+	target->key = ts->key;
+	target->expr = key;
+	target->gathers = gathers;
+	ts->targets = lappend(ts->targets, target);
+}
+
 /* A scan reached: keep it if the key is one it can compute. */
 static void
 reach_scan(TraceState *ts, Plan **link, Expr *expr, List *gathers)
 {
 	Plan	   *plan = *link;
 	Expr	   *key = substitute(expr, plan->targetlist);
-	Target	   *target;
 
-	if (key == NULL || !safe_scan_key(key, ((Scan *) plan)->scanrelid))
-		return;
-	target = palloc0(sizeof(Target));
-	target->link = link;
-	target->key = ts->key;
-	target->expr = key;
-	target->gathers = gathers;
-	ts->targets = lappend(ts->targets, target);
+	if (key != NULL && safe_scan_key(key, ((Scan *) plan)->scanrelid))
+		add_target(ts, link, key, gathers);
+}
+
+/* A scan under (or to put under) the filter node: the key is of its output. */
+static void
+reach_wrapped(TraceState *ts, Plan **link, Expr *expr, List *gathers)
+{
+	if (bloom_runtime_wrap_key_ok(expr))
+		add_target(ts, link, expr, gathers);
 }
 
 /* Down a join's side: which one expr comes from, if rows may be dropped there. */
@@ -368,8 +384,15 @@ trace(TraceState *ts, Plan **link, Expr *expr, List *gathers)
 			if (((Scan *) plan)->scanrelid > 0)
 				reach_scan(ts, link, expr, gathers);
 			break;
+		case T_IndexScan:
+		case T_IndexOnlyScan:
+		case T_BitmapHeapScan:
+			reach_wrapped(ts, link, expr, gathers);
+			break;
 		case T_CustomScan:
-			if (bloom_runtime_is_probe(plan))
+			if (bloom_runtime_is_wrap(plan))
+				reach_wrapped(ts, link, expr, gathers);
+			else if (bloom_runtime_is_probe(plan))
 				reach_scan(ts, link, expr, gathers);
 			else if (bloom_runtime_is_build(plan))
 				trace(ts, &plan->lefttree, expr, gathers);	/* rows unchanged */

@@ -47,18 +47,10 @@ END $$;
 
 -- q with the setting on and off: whether the plan on has a filter (and
 -- the plan off none), how many rows, and the same rows.
+\i :abs_srcdir/sql/include/runtime_filter_same.sql
 CREATE FUNCTION rf_same(q text)
 RETURNS TABLE (filtered bool, row_count int, same bool)
-LANGUAGE plpgsql AS $$
-DECLARE
-    r record;
-BEGIN
-    SELECT * INTO r FROM pg_temp.on_and_off('bloomfilter.runtime_filter', q);
-    IF r.plan_off LIKE '%Runtime Filter%' THEN
-        RAISE EXCEPTION 'a filter with bloomfilter.runtime_filter off: %', r.plan_off;
-    END IF;
-    RETURN QUERY SELECT r.plan_on LIKE '%BloomFilterBuild%', r.row_count, r.same;
-END $$;
+LANGUAGE sql AS $$ SELECT * FROM pg_temp.rf_same_on_off(q, 'BloomFilterBuild') $$;
 
 -- EXPLAIN without the lines whose figures differ between majors (the Hash
 -- node's memory).
@@ -242,9 +234,9 @@ WITH changed AS (UPDATE rf_fact f SET amount = -1 FROM rf_dim d WHERE d.k = f.k8
 SELECT count(*), sum(id) FROM changed;
 ROLLBACK;
 
--- A build side larger than the setting allows gets no filter (here the
--- estimate is far too low, so the planner adds one: the build node drops
--- it at run time).
+-- A build side larger than the setting allows gets no Bloom filter (here
+-- the estimate is far too low, so the planner adds one: the build node
+-- drops it at run time); an integer key's range is kept (two numbers).
 SET bloomfilter.runtime_filter_max_size = '1kB';
 SELECT * FROM rf_explain($$
 SELECT count(*) FROM rf_fact f JOIN rf_dim d ON d.k = f.k WHERE (d.k2 * 0) = 0 AND d.k < 3000$$, 'ANALYZE');

@@ -15,7 +15,9 @@ local or a remote filter.
     /usr/bin/python3 tools/runtime_filter_diff.py LOCAL_PORT REMOTE_PORT SEED[,SEED...] QUERIES [local,fdw]
 
 QUERIES random joins for each seed and mode: local (the facts are local
-tables) and fdw (mostly the foreign tables).
+tables), fdw (mostly the foreign tables) and scans (indexed copies of the
+facts, a partitioned one among them, read by index, index-only and bitmap
+heap scans as random enable_* settings make the planner choose).
 
 Connects as postgres to 127.0.0.1 (tools/pgclusters.sh's servers).  Prints
 one line per mode and seed ("ok - " or "FAILED - ", with the counts), every
@@ -33,7 +35,7 @@ import psycopg2
 LOCAL_PORT, REMOTE_PORT = int(sys.argv[1]), int(sys.argv[2])
 SEEDS = [int(a) for a in sys.argv[3].split(',')]
 QUERIES = int(sys.argv[4])
-MODES = sys.argv[5].split(',') if len(sys.argv) > 5 else ['local', 'fdw']
+MODES = sys.argv[5].split(',') if len(sys.argv) > 5 else ['local', 'fdw', 'scans']
 
 # The facts (the same rows on both servers): id unique, keys of four types.
 FACTS = {
@@ -168,6 +170,26 @@ def setup():
     return local
 
 
+# Indexed copies of the facts (scans mode): an index on each key, and one on
+# v that covers every column (index-only scans of any key); fp_i is
+# partitioned by id.
+SCAN_TABLES = ['fa_i', 'fb_i', 'fp_i']
+
+
+def setup_scans(cur):
+    for name in FACTS:
+        cur.execute(f'DROP TABLE IF EXISTS {name}_i; CREATE TABLE {name}_i AS SELECT * FROM {name}')
+    cur.execute(f'DROP TABLE IF EXISTS fp_i; CREATE TABLE fp_i {FACT_COLUMNS} PARTITION BY RANGE (id)')
+    for i, (lo, hi) in enumerate([(0, 7000), (7000, 14000), (14000, 20001)]):
+        cur.execute(f'CREATE TABLE fp_i_{i} PARTITION OF fp_i FOR VALUES FROM ({lo}) TO ({hi})')
+    cur.execute('INSERT INTO fp_i SELECT * FROM fa')
+    for name in SCAN_TABLES:
+        for cols in ['k4', 'k8', 'kn', 'kt', 'k4, v', 'v) INCLUDE (id, k4, k8, kn, kt, g']:
+            cur.execute(f'CREATE INDEX ON {name} ({cols})')
+        # all-visible pages: index-only scans read no heap page
+        cur.execute(f'VACUUM ANALYZE {name}')
+
+
 class Generator:
     def __init__(self, rng, mode):
         self.rng, self.mode = rng, mode
@@ -257,6 +279,44 @@ class Generator:
         return s
 
 
+class ScanGenerator(Generator):
+    """Facts read through their indexes: a range of v or of the key, and the
+    scan kinds chosen by random enable_* settings."""
+
+    def fact_table(self):
+        return self.rng.choice(SCAN_TABLES)
+
+    def fact(self, key):
+        r = self.rng
+        t = self.fact_table()
+        lo = r.choice([0, 100, 500, 900])
+        v_range = f'v BETWEEN {lo} AND {lo + r.choice([5, 50, 300])}'
+        shape = r.choice(['v', 'v', 'key', 'or', 'table', 'group_key'])
+        if shape == 'table':
+            return t, key
+        if shape == 'key':
+            where = f'{key} IS NOT NULL AND {key} < {r.choice([50, 1000, 5000])}' if key != 'kt' else \
+                f"{key} < 'k{r.choice([1, 3, 5])}'"
+        elif shape == 'or':
+            where = f'({v_range} OR v > {r.choice([950, 990])})'
+        else:
+            where = v_range
+        base = f'SELECT id, {key} AS key, v, g FROM {t} WHERE {where}'
+        if shape == 'group_key':
+            return f'(SELECT min(id) AS id, key, sum(v)::int4 AS v, count(*)::int4 AS g FROM ({base}) x GROUP BY key)', \
+                'key'
+        return f'({base})', 'key'
+
+    def settings(self):
+        s = super().settings()
+        r = self.rng
+        for name in ['enable_seqscan', 'enable_indexscan', 'enable_indexonlyscan', 'enable_bitmapscan']:
+            s[name] = r.choice(['on', 'off'])
+        s['enable_seqscan'] = r.choice(['off', 'off', s['enable_seqscan']])
+        s['min_parallel_index_scan_size'] = '0' if s['max_parallel_workers_per_gather'] != '0' else '512kB'
+        return s
+
+
 def run(cur, sql):
     """The rows of sql, sorted, or the error."""
     try:
@@ -278,12 +338,16 @@ def explain(cur, sql):
 def main():
     local = setup()
     cur = local.cursor()
+    if 'scans' in MODES:
+        setup_scans(cur)
     total = {'queries': 0, 'local': 0, 'remote': 0, 'differences': 0, 'errors': 0, 'timeouts': 0}
     failed = False
     for seed, mode in ((seed, mode) for seed in SEEDS for mode in MODES):
         rng = random.Random(f'{seed}-{mode}')
-        gen = Generator(rng, mode)
+        cur.execute('RESET ALL')  # no mode's settings in the next
+        gen = ScanGenerator(rng, mode) if mode == 'scans' else Generator(rng, mode)
         counts = {'queries': 0, 'local': 0, 'remote': 0, 'differences': 0, 'errors': 0, 'timeouts': 0}
+        wrapped = 0
         for i in range(QUERIES):
             sql = gen.query()
             for name, value in gen.settings().items():
@@ -294,6 +358,7 @@ def main():
             cur.execute('SET bloomfilter.runtime_filter = off')
             off, off_err = run(cur, sql)
             counts['queries'] += 1
+            wrapped += 'BloomRuntimeFilter' in text
             if 'Runtime Filter' in text:
                 if '(remote)' in text:
                     counts['remote'] += 1
@@ -316,7 +381,8 @@ def main():
         failed |= not ok
         print(f"{'ok' if ok else 'FAILED'} - {mode}, seed {seed}: {counts['queries']} random joins, "
               f"{counts['local']} with a local filter, {counts['remote']} with a remote filter, "
-              f"{counts['differences']} differences, {counts['errors']} errors, {counts['timeouts']} timeouts",
+              f"{counts['differences']} differences, {counts['errors']} errors, {counts['timeouts']} timeouts"
+              + (f", {wrapped} with the filter node over an index or bitmap scan" if mode == 'scans' else ''),
               flush=True)
         for k in total:
             total[k] += counts[k]
