@@ -798,7 +798,7 @@ class Run:
         self.result(b, True, f'[{kind}]', log=log)
 
 
-NPM_INSTALL = re.compile(r'^\s*npm install (?:--prefix (\S+) )?((?:@[\w.-]+/)?[\w.-]+)@(\S+)\s*$',
+NPM_INSTALL = re.compile(r'^\s*npm install (?:--prefix (\S+) )?((?:@[\w.-]+/)?[\w.-]+)@(\S+)\s*(?:#.*)?$',
                          re.M)
 NPM_TIMEOUT = 900  # a native module built from source: better-sqlite3, 2 minutes on 2 cores
 
