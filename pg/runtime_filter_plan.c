@@ -29,6 +29,15 @@
  *     probe side).  A foreign scan gets a remote filter instead
  *     (runtime_filter_remote.c).
  *
+ * Predicate transfer (bloomfilter.runtime_filter_transfer): a key also
+ * reaches the scans that other joins' equalities lead to
+ * (runtime_filter_trace.c), build sides of joins below included.  Then the
+ * joins that got no filter are considered again, with their build side's
+ * estimate reduced by the filters from above that reach it (a build side
+ * they reduce makes a smaller, more selective filter: customer's filter
+ * reduces orders, and the orders left filter lineitem).  The estimates
+ * still decide (min_rows, max_pass, max_size).
+ *
  * Rescans: a join whose hash table may be built again with other rows
  * (a join under a nested loop's inner side, in a subplan, or in a
  * scrollable or holdable cursor) filters only through nodes that never

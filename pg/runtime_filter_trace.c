@@ -18,6 +18,14 @@
  * A join whose hash table may be built again with other rows (may_rescan)
  * goes only through nodes that never keep rows between rescans (no Sort,
  * Material, Agg, Group, Unique or Hash).
+ *
+ * Predicate transfer: at a join that equates the key with an expression
+ * of its other side (a hash, merge or join clause), that expression is
+ * traced too, hashed with its own type's function of the hash family both
+ * equalities share (transfer_through_equalities).  The other side may be
+ * the build side of that join: its scan runs after the filter is complete,
+ * since the filter's own join builds before it reads the side that holds
+ * that join (runtime_filter_plan.c).
  */
 #include "bloomfilter.h"
 #include "runtime_filter.h"

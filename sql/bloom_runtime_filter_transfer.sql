@@ -110,7 +110,7 @@ SELECT 'equivalence class, int4 = int8', * FROM rt_same($$
 SELECT o.o_orderkey FROM rt_orders o JOIN rt_customer c ON c.c_custkey8 = o.o_custkey8
 JOIN rt_customer c2 ON c2.c_custkey = o.o_custkey8 WHERE c2.c_nation = 3$$)
 UNION ALL
--- a semi join's looked-up side
+-- a semi join below (which PostgreSQL may run as a join of unique keys)
 SELECT 'semi join', * FROM rt_same($$
 SELECT o.o_orderkey FROM rt_orders o
 JOIN rt_selected s ON s.s_orderkey = o.o_orderkey
