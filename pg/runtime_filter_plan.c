@@ -440,6 +440,10 @@ consider_join(InjectContext *cx, HashJoin *hj, bool may_rescan)
 		}
 		if (IsA(scan, CustomScan) && !bloom_runtime_probe_has_room((CustomScan *) scan))
 			continue;
+		/* a scan reached through another join's equality: only if it is
+		 * large enough to be worth its probes itself */
+		if (OidIsValid(t->hashfunc) && scan->plan_rows < bloomfilter_runtime_filter_min_rows)
+			continue;
 		foreach(g, groups)
 			if (*((ScanGroup *) lfirst(g))->link == scan)
 				group = lfirst(g);
