@@ -215,7 +215,6 @@ add_local_filter(InjectContext *cx, HashJoin *hj, Hash *hash, List *groups, doub
 		ScanGroup  *g = lfirst(lc);
 		Plan	   *scan = *g->link;
 		List	   *keys = NIL;
-
 		List	   *funcs = NIL;
 		List	   *integers = NIL;
 		ListCell   *probe_func;
