@@ -16,6 +16,9 @@
  *                                        above which the planner adds no
  *                                        filter and a running filter
  *                                        switches itself off (default 0.5)
+ *   bloomfilter.runtime_filter_transfer  on (default) / off: filters travel
+ *                                        through other joins' equalities
+ *                                        (predicate transfer)
  *   bloomfilter.runtime_filter_fpr       false-positive rate of a local
  *                                        filter (default 0.01); a filter
  *                                        sent to a remote server gets a
@@ -23,6 +26,7 @@
  */
 #include "bloomfilter.h"
 #include "runtime_filter.h"
+#include "runtime_filter_plan.h"
 
 #include <float.h>
 #include <limits.h>
@@ -37,9 +41,7 @@ int			bloomfilter_runtime_filter_max_size = 4096;
 int			bloomfilter_runtime_filter_min_rows = 10000;
 double		bloomfilter_runtime_filter_max_pass = 0.5;
 double		bloomfilter_runtime_filter_fpr = 0.01;
-
-/* the planner hook (runtime_filter_plan.c) */
-extern void bloom_runtime_plan_init(void);
+bool		bloomfilter_runtime_filter_transfer = true;
 
 void
 bloom_runtime_filter_init(void)
@@ -70,6 +72,13 @@ bloom_runtime_filter_init(void)
 							 "The planner adds no filter to a join estimated to keep more of its probe rows; a running filter that lets more through switches itself off.",
 							 &bloomfilter_runtime_filter_max_pass,
 							 0.5, 0.0, 1.0,
+							 PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+	DefineCustomBoolVariable("bloomfilter.runtime_filter_transfer",
+							 "Lets Bloom runtime filters travel through the equalities of other joins.",
+							 "A filter then also reduces the scans its key's equalities reach, and a join whose build side such a filter reduces is reconsidered.",
+							 &bloomfilter_runtime_filter_transfer,
+							 true,
 							 PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 	DefineCustomRealVariable("bloomfilter.runtime_filter_fpr",

@@ -70,6 +70,10 @@ extern int	bloomfilter_runtime_filter_min_rows;
 /* Above this fraction of probe rows passing, no filter (planning) / the
  * filter switches off (running). */
 extern double bloomfilter_runtime_filter_max_pass;
+/* Whether filters travel through the equalities of other joins to the
+ * scans they reach, and joins whose build side they reduce are reconsidered
+ * (predicate transfer, runtime_filter_plan.c). */
+extern bool bloomfilter_runtime_filter_transfer;
 /* Target false-positive rate of a local filter; a remote one gets a tenth. */
 extern double bloomfilter_runtime_filter_fpr;
 

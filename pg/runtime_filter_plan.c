@@ -30,6 +30,15 @@
  *     probe side).  A foreign scan gets a remote filter instead
  *     (runtime_filter_remote.c).
  *
+ * Predicate transfer (bloomfilter.runtime_filter_transfer): a key also
+ * reaches the scans that other joins' equalities lead to
+ * (runtime_filter_trace.c), build sides of joins below included.  Then the
+ * joins that got no filter are considered again, with their build side's
+ * estimate reduced by the filters from above that reach it (a build side
+ * they reduce makes a smaller, more selective filter: customer's filter
+ * reduces orders, and the orders left filter lineitem).  The estimates
+ * still decide (min_rows, max_pass, max_size).
+ *
  * Rescans: a join whose hash table may be built again with other rows
  * (a join under a nested loop's inner side, in a subplan, or in a
  * scrollable or holdable cursor) filters only through nodes that never
@@ -47,8 +56,11 @@
 
 static planner_hook_type previous_planner_hook = NULL;
 
+/* How often the joins without a filter are reconsidered, at most: each
+ * round reaches one join deeper along a chain. */
+#define RECONSIDER_ROUNDS 4
+
 static void walk_plan(InjectContext *cx, Plan *plan, bool may_rescan);
-extern void bloom_runtime_plan_init(void);
 
 /* ---- adding a filter ---- */
 
@@ -118,12 +130,24 @@ add_remote_filter(InjectContext *cx, HashJoin *hj, Hash *hash, Target *target,
 	cand->paramid = spec.paramid;
 }
 
+/* Note a local filter's estimated pass fraction (for the joins below it). */
+static void
+record_pass(InjectContext *cx, int paramid, double pass)
+{
+	FilterPass *fp = palloc(sizeof(FilterPass));
+
+	fp->paramid = paramid;
+	fp->pass = Min(Max(pass, 0.0), 1.0);
+	cx->passes = lappend(cx->passes, fp);
+}
+
 /* A scan the local filter may probe, and the keys that reach it. */
 typedef struct ScanGroup
 {
 	Plan	  **link;
 	Bitmapset  *mask;			/* the keys that reach it */
 	Expr	   *exprs[INDEX_MAX_KEYS];	/* each, in the scan's terms */
+	Oid			hashfuncs[INDEX_MAX_KEYS];	/* each one's, when not the join's */
 	List	   *gathers;
 } ScanGroup;
 
@@ -132,7 +156,8 @@ typedef struct ScanGroup
  * probed at the scans they reach; a build node under the Hash node.
  */
 static void
-add_local_filter(InjectContext *cx, HashJoin *hj, Hash *hash, List *groups, double build_rows)
+add_local_filter(InjectContext *cx, HashJoin *hj, Hash *hash, List *groups, double build_rows,
+				 double pass)
 {
 	Bitmapset  *mask = NULL;
 	double		best = -1;
@@ -142,6 +167,7 @@ add_local_filter(InjectContext *cx, HashJoin *hj, Hash *hash, List *groups, doub
 	List	   *collations = NIL;
 	List	   *integer_keys = NIL;
 	List	   *build_keys = NIL;
+	bool		has_range;
 	int			k = -1;
 	ListCell   *lc;
 
@@ -184,8 +210,9 @@ add_local_filter(InjectContext *cx, HashJoin *hj, Hash *hash, List *groups, doub
 	spec.integer_keys = integer_keys;
 	spec.est_keys = build_rows;
 	/* one integer key: its range too (runtime_filter.h) */
-	spec.has_range = spec.nkeys == 1 && linitial_int(integer_keys);
-	spec.range_paramid = spec.has_range ? new_param(cx, BYTEAOID) : -1;
+	has_range = spec.nkeys == 1 && linitial_int(integer_keys);
+	spec.has_range = has_range;
+	spec.range_paramid = has_range ? new_param(cx, BYTEAOID) : -1;
 
 	/* the probes: each scan of the mask, with its keys in the mask's order */
 	spec.hashfuncs = probe_funcs;
@@ -194,12 +221,29 @@ add_local_filter(InjectContext *cx, HashJoin *hj, Hash *hash, List *groups, doub
 		ScanGroup  *g = lfirst(lc);
 		Plan	   *scan = *g->link;
 		List	   *keys = NIL;
+		List	   *funcs = NIL;
+		List	   *integers = NIL;
+		ListCell   *probe_func;
+		ListCell   *build_func;
 
 		if (!bms_equal(g->mask, mask))
 			continue;
 		k = -1;
-		while ((k = bms_next_member(mask, k)) >= 0)
+		forboth(probe_func, probe_funcs, build_func, build_funcs)
+		{
+			Oid			func;
+
+			k = bms_next_member(mask, k);
 			keys = lappend(keys, g->exprs[k]);
+			/* a key reached through another join's equality: its type's */
+			func = OidIsValid(g->hashfuncs[k]) ? g->hashfuncs[k] : lfirst_oid(probe_func);
+			funcs = lappend_oid(funcs, func);
+			integers = lappend_int(integers, bloom_runtime_integer_key(func, lfirst_oid(build_func)));
+		}
+		spec.hashfuncs = funcs;
+		spec.integer_keys = integers;
+		/* the range compares integers: only a scan that reads its key as one */
+		spec.has_range = has_range && linitial_int(integers);
 		if (!bloom_runtime_is_probe(scan))
 			*g->link = bloom_runtime_probe_make(scan, keys, &spec, &cx->next_plan_node_id);
 		else
@@ -211,7 +255,10 @@ add_local_filter(InjectContext *cx, HashJoin *hj, Hash *hash, List *groups, doub
 
 	/* the build */
 	spec.hashfuncs = build_funcs;
+	spec.integer_keys = integer_keys;
+	spec.has_range = has_range;
 	add_build(cx, hj, hash, build_keys, &spec);
+	record_pass(cx, spec.paramid, pass);
 }
 
 /* Estimated build rows (every participant's, under a Parallel Hash). */
@@ -238,6 +285,94 @@ hashable_keys(HashJoin *hj)
 	return true;
 }
 
+/*
+ * The filters probed and built in a subtree (their parameters), to find
+ * those probed there that are built outside: a join above it whose key
+ * reached it.
+ */
+typedef struct SubtreeFilters
+{
+	Bitmapset  *probed;
+	Bitmapset  *built;
+} SubtreeFilters;
+
+static void
+collect_filters(Plan *plan, SubtreeFilters *sf)
+{
+	ListCell   *lc;
+	RuntimeFilterSpec spec;
+
+	check_stack_depth();
+	if (plan == NULL)
+		return;
+	if (bloom_runtime_is_probe(plan))
+	{
+		foreach(lc, ((CustomScan *) plan)->custom_private)
+		{
+			bloom_runtime_spec_from_list(lfirst(lc), &spec);
+			sf->probed = bms_add_member(sf->probed, spec.paramid);
+		}
+	}
+	else if (bloom_runtime_is_build(plan))
+	{
+		bloom_runtime_spec_from_list(((CustomScan *) plan)->custom_private, &spec);
+		sf->built = bms_add_member(sf->built, spec.paramid);
+	}
+	switch (nodeTag(plan))
+	{
+		case T_Append:
+			foreach(lc, ((Append *) plan)->appendplans)
+				collect_filters(lfirst(lc), sf);
+			break;
+		case T_MergeAppend:
+			foreach(lc, ((MergeAppend *) plan)->mergeplans)
+				collect_filters(lfirst(lc), sf);
+			break;
+		case T_SubqueryScan:
+			collect_filters(((SubqueryScan *) plan)->subplan, sf);
+			break;
+		case T_CustomScan:
+			foreach(lc, ((CustomScan *) plan)->custom_plans)
+				collect_filters(lfirst(lc), sf);
+			break;
+		default:
+			break;
+	}
+	collect_filters(plan->lefttree, sf);
+	collect_filters(plan->righttree, sf);
+}
+
+/*
+ * The estimated fraction of the build side's rows left by the filters of
+ * joins above that reach its scans (1 if none): the planner's estimate of
+ * the build side knows nothing of them.  Those filters are complete before
+ * this join builds: a hash join builds its hash table (and filter) before
+ * it reads a probe row (add_build), and this join is on its probe side.
+ * A filter that reaches the probe side too (the same keys, through an
+ * equality) removes from both the rows that would not match: it leaves
+ * the fraction of probe rows that match as it was, and is not counted.
+ */
+static double
+build_reduction(InjectContext *cx, HashJoin *hj, Hash *hash)
+{
+	SubtreeFilters build = {NULL, NULL};
+	SubtreeFilters probe = {NULL, NULL};
+	double		reduction = 1.0;
+	ListCell   *lc;
+
+	collect_filters(outerPlan(hash), &build);
+	collect_filters(outerPlan(hj), &probe);
+	foreach(lc, cx->passes)
+	{
+		FilterPass *fp = lfirst(lc);
+
+		if (bms_is_member(fp->paramid, build.probed) && !bms_is_member(fp->paramid, build.built) &&
+			!bms_is_member(fp->paramid, probe.probed))
+			reduction *= fp->pass;
+	}
+	return reduction;
+}
+
 static void
 consider_join(InjectContext *cx, HashJoin *hj, bool may_rescan)
 {
@@ -248,6 +383,8 @@ consider_join(InjectContext *cx, HashJoin *hj, bool may_rescan)
 	List	   *targets = NIL;
 	List	   *groups = NIL;
 	int			nkeys = list_length(hj->hashkeys);
+	double		reduction = 1.0;
+	double		pass;
 	bool		local_ok;
 	ListCell   *lc;
 
@@ -257,7 +394,20 @@ consider_join(InjectContext *cx, HashJoin *hj, bool may_rescan)
 	if (hash == NULL || !IsA(hash, Hash) || outer == NULL || nkeys == 0 ||
 		nkeys != list_length(hash->hashkeys) || !hashable_keys(hj))
 		return;
-	build_rows = build_rows_estimate(hash);
+	/*
+	 * Reconsidered: a join that got no filter, whose build side the filters
+	 * of joins above now reduce (predicate transfer along a chain: the
+	 * orders that customer's filter leaves make the filter of lineitem).
+	 */
+	if (cx->reconsider)
+	{
+		if (bloom_runtime_is_build(outerPlan(hash)))
+			return;
+		reduction = build_reduction(cx, hj, hash);
+		if (reduction >= 1.0)
+			return;
+	}
+	build_rows = build_rows_estimate(hash) * reduction;
 	if (nkeys > INDEX_MAX_KEYS || build_rows > bloom_runtime_filter_max_keys(RUNTIME_FILTER_JOIN_HASH))
 		return;
 
@@ -266,10 +416,14 @@ consider_join(InjectContext *cx, HashJoin *hj, bool may_rescan)
 	 * (inner and semi joins) few of its rows are estimated to match.  A
 	 * remote one always is: a row not shipped saves far more than the
 	 * remote probe of it costs, and foreign tables are often not analyzed.
+	 * Each of the join's rows has one build row: the build side reduced by
+	 * filters from above, its rows are reduced alike.
 	 */
+	pass = (jointype == JOIN_INNER || jointype == JOIN_SEMI) ?
+		hj->join.plan.plan_rows * reduction / Max(outer->plan_rows, 1.0) : 1.0;
 	local_ok = outer->plan_rows >= bloomfilter_runtime_filter_min_rows &&
 		!((jointype == JOIN_INNER || jointype == JOIN_SEMI) &&
-		  hj->join.plan.plan_rows > bloomfilter_runtime_filter_max_pass * Max(outer->plan_rows, 1.0));
+		  pass > bloomfilter_runtime_filter_max_pass);
 
 	for (int k = 0; k < nkeys; k++)
 		targets = list_concat(targets, bloom_runtime_trace(cx, hj, k, may_rescan));
@@ -286,6 +440,8 @@ consider_join(InjectContext *cx, HashJoin *hj, bool may_rescan)
 		{
 			RemoteCandidate *cand;
 
+			if (cx->reconsider)
+				continue;		/* remote filters: the first pass's */
 			if (!cx->second)
 				bloom_runtime_note_remote(cx, hj, t, may_rescan);
 			else if (!may_rescan && (cand = bloom_runtime_placed_remote(cx, t)) != NULL)
@@ -293,6 +449,10 @@ consider_join(InjectContext *cx, HashJoin *hj, bool may_rescan)
 			continue;
 		}
 		if (IsA(scan, CustomScan) && !bloom_runtime_probe_has_room((CustomScan *) scan))
+			continue;
+		/* a scan reached through another join's equality: only if it is
+		 * large enough to be worth its probes itself */
+		if (OidIsValid(t->hashfunc) && scan->plan_rows < bloomfilter_runtime_filter_min_rows)
 			continue;
 		foreach(g, groups)
 			if (*((ScanGroup *) lfirst(g))->link == scan)
@@ -306,9 +466,10 @@ consider_join(InjectContext *cx, HashJoin *hj, bool may_rescan)
 		}
 		group->mask = bms_add_member(group->mask, t->key);
 		group->exprs[t->key] = t->expr;
+		group->hashfuncs[t->key] = t->hashfunc;
 	}
 	if (groups != NIL && local_ok)
-		add_local_filter(cx, hj, hash, groups, build_rows);
+		add_local_filter(cx, hj, hash, groups, build_rows, pass);
 }
 
 /* ---- walking the plan ---- */
@@ -420,9 +581,31 @@ inject(InjectContext *cx, PlannedStmt *stmt)
 	cx->next_plan_node_id = max_node_id(stmt->planTree) + 1;
 	foreach(lc, stmt->subplans)
 		cx->next_plan_node_id = Max(cx->next_plan_node_id, max_node_id(lfirst(lc)) + 1);
+	cx->passes = NIL;
+	cx->reconsider = false;
 	walk_plan(cx, stmt->planTree, cx->rewind);
 	foreach(lc, stmt->subplans)
 		walk_plan(cx, lfirst(lc), true);
+
+	/*
+	 * Then the joins that got no filter, again, where filters from above
+	 * reduce their build sides; a filter made so may reduce the build side
+	 * of a join below it in turn.
+	 */
+	if (!bloomfilter_runtime_filter_transfer)
+		return;
+	cx->reconsider = true;
+	for (int round = 0; round < RECONSIDER_ROUNDS; round++)
+	{
+		int			made = cx->next_filter_id;
+
+		walk_plan(cx, stmt->planTree, cx->rewind);
+		foreach(lc, stmt->subplans)
+			walk_plan(cx, lfirst(lc), true);
+		if (cx->next_filter_id == made)
+			break;
+	}
+	cx->reconsider = false;
 }
 
 /* ---- the hook ---- */

@@ -47,7 +47,16 @@ typedef struct InjectContext
 	List	   *candidates;		/* RemoteCandidate *: found, or placed */
 	Oid			bloom_type;		/* the extension's objects, when installed */
 	Oid			contains_func;
+	List	   *passes;			/* FilterPass *: the local filters made */
+	bool		reconsider;		/* the pass over joins that got none */
 } InjectContext;
+
+/* A local filter's estimated fraction of its probe side's rows passing. */
+typedef struct FilterPass
+{
+	int			paramid;
+	double		pass;
+} FilterPass;
 
 /* One way down from a join to a scan. */
 typedef struct Target
@@ -55,9 +64,16 @@ typedef struct Target
 	Plan	  **link;			/* the pointer to the scan, in its parent */
 	int			key;			/* which key of the join */
 	Expr	   *expr;			/* that key, in the scan's terms */
+	Oid			hashfunc;		/* its hash function, when not the join's
+								 * probe side's (predicate transfer) */
 	List	   *gathers;		/* Gather and Gather Merge nodes on the way */
 } Target;
 
+
+/* ---- runtime_filter_plan.c ---- */
+
+/* Install the planner hook (bloom_runtime_filter_init, at _PG_init). */
+extern void bloom_runtime_plan_init(void);
 
 /* ---- runtime_filter_trace.c ---- */
 

@@ -21,11 +21,20 @@
  * A join whose hash table may be built again with other rows (may_rescan)
  * goes only through nodes that never keep rows between rescans (no Sort,
  * Material, Agg, Group, Unique or Hash).
+ *
+ * Predicate transfer: at a join that equates the key with an expression
+ * of its other side (a hash, merge or join clause), that expression is
+ * traced too, hashed with its own type's function of the hash family both
+ * equalities share (transfer_through_equalities).  The other side may be
+ * the build side of that join: its scan runs after the filter is complete,
+ * since the filter's own join builds before it reads the side that holds
+ * that join (runtime_filter_plan.c).
  */
 #include "bloomfilter.h"
 #include "runtime_filter.h"
 #include "runtime_filter_plan.h"
 
+#include "access/hash.h"
 #include "access/htup_details.h"
 #include "access/table.h"
 #include "catalog/pg_am.h"
@@ -49,6 +58,11 @@ typedef struct TraceState
 	int			key;
 	Oid			op;				/* the join's hash operator of this key */
 	Oid			collation;
+	Oid			build_type;		/* the build side's key type and hash function */
+	Oid			build_func;
+	Oid			hashfunc;		/* the probe's hash function of the key traced,
+								 * when it is another side's of an equality
+								 * (predicate transfer); else InvalidOid */
 	List	   *targets;
 } TraceState;
 
@@ -308,6 +322,7 @@ add_target(TraceState *ts, Plan **link, Expr *key, List *gathers)
 	target->link = link;
 	target->key = ts->key;
 	target->expr = key;
+	target->hashfunc = ts->hashfunc;
 	target->gathers = gathers;
 	ts->targets = lappend(ts->targets, target);
 }
@@ -329,6 +344,125 @@ reach_wrapped(TraceState *ts, Plan **link, Expr *expr, List *gathers)
 {
 	if (bloom_runtime_wrap_key_ok(expr))
 		add_target(ts, link, expr, gathers);
+}
+
+/* ---- predicate transfer: through a join's equalities to its other side ---- */
+
+/* Whether a and b are the same key of a join's input (a Var of the same
+ * column of the same side, whatever else the planner marked on it). */
+static bool
+same_key(Expr *a, Expr *b)
+{
+	a = strip_relabel(a);
+	b = strip_relabel(b);
+	if (a == NULL || b == NULL)
+		return false;
+	if (IsA(a, Var) && IsA(b, Var))
+		return ((Var *) a)->varno == ((Var *) b)->varno &&
+			((Var *) a)->varattno == ((Var *) b)->varattno &&
+			((Var *) a)->varlevelsup == 0 && ((Var *) b)->varlevelsup == 0;
+	return equal(a, b);
+}
+
+/*
+ * The hash function of type for a filter of the traced key, when values
+ * equal by equality op (of that collation) are equal by the filter's join
+ * operator: a hash operator family holds both operators and hashes the
+ * build side's type with the filter's build function, so equal values of
+ * any of its types hash alike.  Else InvalidOid.
+ */
+static Oid
+transfer_hash_function(TraceState *ts, Oid op, Oid collation, Oid type)
+{
+	List	   *families;
+	ListCell   *lc;
+	Oid			result = InvalidOid;
+
+	if (!grouping_implies_join(ts, op, collation))
+		return InvalidOid;
+	families = hash_families(ts->op);
+	foreach(lc, families)
+	{
+		Oid			family = lfirst_oid(lc);
+
+		if (op_in_opfamily(op, family) &&
+			get_opfamily_proc(family, ts->build_type, ts->build_type, HASHSTANDARD_PROC) == ts->build_func)
+		{
+			result = get_opfamily_proc(family, type, type, HASHSTANDARD_PROC);
+			break;
+		}
+	}
+	list_free(families);
+	return result;
+}
+
+/*
+ * below, an expression of one side of join (OUTER_VAR or INNER_VAR Vars),
+ * is the filter's key; where the join equates it with an expression of the
+ * other side, every row the join returns has both equal: a row of the
+ * other side whose expression is not in the filter joins only rows whose
+ * key is not either, and those the filter's own join drops.  Such rows may
+ * be dropped where that only takes matches away: both sides of an inner
+ * join, the side a semi join looks up.  Outer and anti joins would return
+ * other rows instead (which the filter's join would drop too, but the
+ * plan above them would see rows it does not now): not done.
+ */
+static void
+transfer_through_equalities(TraceState *ts, Plan *plan, Expr *below, bool from_outer,
+							List *gathers)
+{
+	Join	   *join = (Join *) plan;
+	JoinType	jointype = join->jointype;
+	List	   *clauses = list_copy(join->joinqual);
+	ListCell   *lc;
+
+	if (!bloomfilter_runtime_filter_transfer ||
+		!(jointype == JOIN_INNER || (jointype == JOIN_SEMI && from_outer) ||
+		  (jointype == JOIN_RIGHT_SEMI && !from_outer)))
+		return;
+	if (IsA(plan, HashJoin))
+		clauses = list_concat(clauses, ((HashJoin *) plan)->hashclauses);
+	else if (IsA(plan, MergeJoin))
+		clauses = list_concat(clauses, ((MergeJoin *) plan)->mergeclauses);
+	foreach(lc, clauses)
+	{
+		OpExpr	   *eq = lfirst(lc);
+		Expr	   *args[2];
+		SidesContext sides[2] = {{false, false, false}, {false, false, false}};
+		Oid			types[2];
+		Oid			hashfunc,
+					saved;
+		int			mine = -1;
+
+		if (!IsA(eq, OpExpr) || list_length(eq->args) != 2)
+			continue;
+		args[0] = linitial(eq->args);
+		args[1] = lsecond(eq->args);
+		op_input_types(eq->opno, &types[0], &types[1]);
+		for (int i = 0; i < 2; i++)
+		{
+			(void) sides_walker((Node *) args[i], &sides[i]);
+			if (sides[i].other || sides[i].outer == sides[i].inner)
+				break;
+			if (sides[i].outer == from_outer && same_key(args[i], below))
+				mine = i;
+		}
+		/* one argument is the key, the other of the other side alone */
+		if (mine < 0 || sides[1 - mine].other || sides[1 - mine].outer == sides[1 - mine].inner ||
+			sides[1 - mine].outer == from_outer)
+			continue;
+		hashfunc = transfer_hash_function(ts, eq->opno, eq->inputcollid, types[1 - mine]);
+		if (!OidIsValid(hashfunc))
+			continue;
+		saved = ts->hashfunc;
+		ts->hashfunc = hashfunc;
+		if (from_outer)
+			trace(ts, &plan->righttree, rename_to_outer(args[1 - mine], INNER_VAR), gathers);
+		else
+			trace(ts, &plan->lefttree, args[1 - mine], gathers);
+		ts->hashfunc = saved;
+	}
+	list_free(clauses);
 }
 
 /* Down a join's side: which one expr comes from, if rows may be dropped there. */
@@ -358,6 +492,7 @@ through_join(TraceState *ts, Plan *plan, Expr *expr, List *gathers)
 		 * nothing between rescans (a Material would keep filtered rows) */
 		trace(ts, &plan->righttree, rename_to_outer(below, INNER_VAR), gathers);
 	}
+	transfer_through_equalities(ts, plan, below, sc.outer, gathers);
 }
 
 /*
@@ -491,6 +626,8 @@ List *
 bloom_runtime_trace(InjectContext *cx, HashJoin *hj, int key, bool may_rescan)
 {
 	TraceState	ts;
+	Oid			left_type,
+				left_func;
 
 	memset(&ts, 0, sizeof ts);
 	ts.cx = cx;
@@ -498,6 +635,10 @@ bloom_runtime_trace(InjectContext *cx, HashJoin *hj, int key, bool may_rescan)
 	ts.key = key;
 	ts.op = list_nth_oid(hj->hashoperators, key);
 	ts.collation = list_nth_oid(hj->hashcollations, key);
+	ts.hashfunc = InvalidOid;
+	op_input_types(ts.op, &left_type, &ts.build_type);
+	if (!get_op_hash_functions(ts.op, &left_func, &ts.build_func))
+		return NIL;
 	trace(&ts, &outerPlan(hj), (Expr *) list_nth(hj->hashkeys, key), NIL);
 	return ts.targets;
 }

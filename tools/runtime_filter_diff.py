@@ -15,17 +15,21 @@ local or a remote filter.
     /usr/bin/python3 tools/runtime_filter_diff.py LOCAL_PORT REMOTE_PORT SEED[,SEED...] QUERIES [local,fdw]
 
 QUERIES random joins for each seed and mode: local (the facts are local
-tables), fdw (mostly the foreign tables) and scans (indexed copies of the
+tables), fdw (mostly the foreign tables), scans (indexed copies of the
 facts, a partitioned one among them, read by index, index-only and bitmap
-heap scans as random enable_* settings make the planner choose).
+heap scans as random enable_* settings make the planner choose), and
+transfer (chains, snowflakes and equivalence classes of local tables, in
+the written join order or the planner's, run also with
+bloomfilter.runtime_filter_transfer off: the same rows; counted: the queries
+where transfer adds filters).
 
 Connects as postgres to 127.0.0.1 (tools/pgclusters.sh's servers).  Prints
 one line per mode and seed ("ok - " or "FAILED - ", with the counts), every
 difference in full, and "runtime-filter-diff-counts: queries Q, local
-filter F, remote filter R, differences D, errors E, timeouts T".  An error
-fails (printed with its query), but for statement_timeout both ways (a
-slow query on a loaded machine is no wrong answer; one way alone is a
-difference).
+filter F, remote filter R, transferred X, differences D, errors E,
+timeouts T".  An error fails (printed with its query), but for
+statement_timeout both ways (a slow query on a loaded machine is no wrong
+answer; one way alone is a difference).
 """
 import random
 import sys
@@ -35,7 +39,7 @@ import psycopg2
 LOCAL_PORT, REMOTE_PORT = int(sys.argv[1]), int(sys.argv[2])
 SEEDS = [int(a) for a in sys.argv[3].split(',')]
 QUERIES = int(sys.argv[4])
-MODES = sys.argv[5].split(',') if len(sys.argv) > 5 else ['local', 'fdw', 'scans']
+MODES = sys.argv[5].split(',') if len(sys.argv) > 5 else ['local', 'fdw', 'scans', 'transfer']
 
 # The facts (the same rows on both servers): id unique, keys of four types.
 FACTS = {
@@ -138,6 +142,31 @@ JOINS = {
 }
 
 
+# Predicate transfer: p and q facts, d and e dimensions; the join of p and
+# q (inner, left, semi, anti) on {pq}, the dimension on {qd}, as
+# TransferGenerator.query fills them in.
+TRANSFER_JOINS = {
+    # customer -> orders -> lineitem: d selects q, q's keys p
+    'chain': ('SELECT p.id, p.v, q.id, d.did FROM {p} p {join} {q} q ON {pq} '
+              'JOIN {d} d ON {qd} WHERE {sd}'),
+    # a.k = b.k = c.k: the dimension's key equals p's, which equals q's
+    'class': ('SELECT p.id, p.v, q.id FROM {p} p {join} {q} q ON p.{pk} = q.{qk} '
+              'JOIN {d} d ON p.{pk} = d.{dk} WHERE {sd}'),
+    'class_q': ('SELECT p.id, q.v FROM {p} p {join} {q} q ON p.{pk} = q.{qk} '
+                'JOIN {d} d ON q.{qk} = d.{dk} WHERE {sd}'),
+    # a dimension of a dimension
+    'snowflake': ('SELECT p.id, d.did, e.did FROM {p} p JOIN {d} d ON p.{pk} = d.{dk} '
+                  'JOIN {e} e ON d.x = e.x WHERE {se}'),
+    # the chain with the semi and anti joins written as such
+    'chain_exists': ('SELECT p.id, p.v FROM {p} p WHERE {neg} EXISTS (SELECT 1 FROM {q} q '
+                     'JOIN {d} d ON {qd} WHERE {pq} AND {sd})'),
+    'chain_in': ('SELECT p.id FROM {p} p WHERE p.{pk} IN (SELECT q.{qk} FROM {q} q '
+                 'JOIN {d} d ON {qd} WHERE {sd})'),
+    'class_agg': ('SELECT d.x, count(*), sum(p.v) FROM {p} p {join} {q} q ON p.{pk} = q.{qk} '
+                  'JOIN {d} d ON q.{qk} = d.{dk} WHERE {sd} GROUP BY d.x'),
+}
+
+
 def connect(port):
     conn = psycopg2.connect(host='127.0.0.1', port=port, user='postgres', dbname='postgres',
                             options='-c session_preload_libraries=bloomfilter -c statement_timeout=60000')
@@ -161,6 +190,13 @@ def setup():
         cur.execute("CREATE USER MAPPING FOR CURRENT_USER SERVER diff_remote OPTIONS (user 'postgres')")
         for name, sql in list(FACTS.items()) + list(DIMS.items()):
             cur.execute(f'DROP TABLE IF EXISTS {name}; CREATE TABLE {name} AS {sql}; ANALYZE {name}')
+        # a case-insensitive collation where the server has ICU (else "C")
+        cur.execute("""DO $$ BEGIN
+            CREATE COLLATION IF NOT EXISTS diff_ci (provider = icu, locale = 'und-u-ks-level2',
+                                                    deterministic = false);
+            EXCEPTION WHEN feature_not_supported OR invalid_parameter_value OR undefined_object THEN
+                CREATE COLLATION IF NOT EXISTS diff_ci FROM "C";
+            END $$""")
         for name in FACTS:
             cur.execute(f"CREATE FOREIGN TABLE r{name} {FACT_COLUMNS} SERVER diff_remote "
                         f"OPTIONS (table_name '{name}')")
@@ -317,6 +353,44 @@ class ScanGenerator(Generator):
         return s
 
 
+class TransferGenerator(Generator):
+    """Chains, snowflakes and equivalence classes of local tables."""
+
+    # the key pairs of a join of two facts, or of a fact and a dimension:
+    # the same or other types of one hash family, and text under two collations
+    PAIRS = [('k4', 'k4'), ('k4', 'k8'), ('k8', 'k4'), ('k8', 'k8'), ('kn', 'kn'), ('kt', 'kt'),
+             ('kt', 'kt COLLATE diff_ci'), ('kt COLLATE diff_ci', 'kt'), ('k4', 'kn'), ('kn', 'k8')]
+
+    def query(self):
+        r = self.rng
+        p, q = r.choice(['fa', 'fb']), r.choice(['fa', 'fb'])
+        d, sel = self.dim()
+        e, sel2 = self.dim()
+        pk, qk = r.choice(self.PAIRS)
+        dk = r.choice(['kt', 'kt COLLATE diff_ci'] if 'kt' in pk + qk else ['k4', 'k8', 'kn'])
+        qd_key = r.choice(['k4', 'k8', 'kn'])
+        self.shape = shape = r.choice(list(TRANSFER_JOINS))
+        fill = {
+            'p': p, 'q': q, 'd': d, 'e': e, 'pk': pk, 'qk': qk, 'dk': dk,
+            'join': r.choice(['JOIN', 'JOIN', 'JOIN', 'LEFT JOIN', 'RIGHT JOIN']),
+            'pq': r.choice(['p.id = q.id', f'p.{pk} = q.{qk}', 'p.k4 = q.k4 AND p.g = q.g']),
+            'qd': f'q.{qd_key} = d.{qd_key}' if r.random() < 0.5 else f'q.{qk} = d.{dk}',
+            'sd': sel.format(a='d'), 'se': sel2.format(a='e'),
+            'neg': r.choice(['', '', 'NOT']),
+        }
+        return TRANSFER_JOINS[shape].format(**fill)
+
+    def settings(self):
+        s = super().settings()
+        s['join_collapse_limit'] = self.rng.choice(['1', '1', '8'])
+        s['from_collapse_limit'] = s['join_collapse_limit']
+        return s
+
+
+def filter_lines(text):
+    return sum(1 for line in text.splitlines() if 'Runtime Filter' in line)
+
+
 def run(cur, sql):
     """The rows of sql, sorted, or the error."""
     try:
@@ -340,21 +414,37 @@ def main():
     cur = local.cursor()
     if 'scans' in MODES:
         setup_scans(cur)
-    total = {'queries': 0, 'local': 0, 'remote': 0, 'differences': 0, 'errors': 0, 'timeouts': 0}
+    total = {'queries': 0, 'local': 0, 'remote': 0, 'transferred': 0, 'differences': 0, 'errors': 0,
+             'timeouts': 0}
     failed = False
     for seed, mode in ((seed, mode) for seed in SEEDS for mode in MODES):
         rng = random.Random(f'{seed}-{mode}')
         cur.execute('RESET ALL')  # no mode's settings in the next
-        gen = ScanGenerator(rng, mode) if mode == 'scans' else Generator(rng, mode)
-        counts = {'queries': 0, 'local': 0, 'remote': 0, 'differences': 0, 'errors': 0, 'timeouts': 0}
+        gen = {'scans': ScanGenerator, 'transfer': TransferGenerator}.get(mode, Generator)(rng, mode)
+        counts = {'queries': 0, 'local': 0, 'remote': 0, 'transferred': 0, 'differences': 0, 'errors': 0,
+                  'timeouts': 0}
         wrapped = 0
         for i in range(QUERIES):
             sql = gen.query()
             for name, value in gen.settings().items():
                 cur.execute(f"SET {name} = '{value}'")
             cur.execute('SET bloomfilter.runtime_filter = on')
+            cur.execute('SET bloomfilter.runtime_filter_transfer = on')
             text, err = explain(cur, sql)
             on, on_err = run(cur, sql)
+            if mode == 'transfer':
+                # without transfer: the same rows too, and fewer filters or as many
+                cur.execute('SET bloomfilter.runtime_filter_transfer = off')
+                text_off, err_off = explain(cur, sql)
+                untransferred, untransferred_err = run(cur, sql)
+                cur.execute('SET bloomfilter.runtime_filter_transfer = on')
+                if filter_lines(text) > filter_lines(text_off):
+                    counts['transferred'] += 1
+                if untransferred != on or (untransferred_err is None) != (on_err is None) or err_off:
+                    counts['differences'] += 1
+                    print(f'difference, transfer on and off ({mode}, seed {seed}, query {i}): {sql}')
+                    print('  on:\n  ' + text.replace('\n', '\n  '))
+                    print('  off:\n  ' + text_off.replace('\n', '\n  '))
             cur.execute('SET bloomfilter.runtime_filter = off')
             off, off_err = run(cur, sql)
             counts['queries'] += 1
@@ -381,13 +471,15 @@ def main():
         failed |= not ok
         print(f"{'ok' if ok else 'FAILED'} - {mode}, seed {seed}: {counts['queries']} random joins, "
               f"{counts['local']} with a local filter, {counts['remote']} with a remote filter, "
+              f"{counts['transferred']} with filters transferred, "
               f"{counts['differences']} differences, {counts['errors']} errors, {counts['timeouts']} timeouts"
               + (f", {wrapped} with the filter node over an index or bitmap scan" if mode == 'scans' else ''),
               flush=True)
         for k in total:
             total[k] += counts[k]
     print(f"runtime-filter-diff-counts: queries {total['queries']}, local filter {total['local']}, "
-          f"remote filter {total['remote']}, differences {total['differences']}, errors {total['errors']}, "
+          f"remote filter {total['remote']}, transferred {total['transferred']}, "
+          f"differences {total['differences']}, errors {total['errors']}, "
           f"timeouts {total['timeouts']}")
     return 1 if failed else 0
 

@@ -4,10 +4,13 @@
 # (tables, and subqueries with LIMIT, OFFSET, DISTINCT ON, windows, GROUP
 # BY, UNION) to dimensions, inner, outer, semi and anti, with keys of four
 # types, NULLs and duplicates, run on one server and over postgres_fdw to a
-# second (tools/runtime_filter_diff.py).  Bounded and seeded: seeds 1 and 2,
-# 100 joins each, locally and over postgres_fdw.  A long run:
+# second, and chains, snowflakes and equivalence classes with predicate
+# transfer on and off too (tools/runtime_filter_diff.py).  Bounded and
+# seeded: seeds 1 and 2, 100 joins each, locally, over postgres_fdw, and
+# transferred.  A long run:
 #   BLOOM_DIFF_SEEDS="1 2 3 4 5" BLOOM_DIFF_QUERIES=1000 SUITES=runtime-filter-diff make test
-# Printed: the joins, those that got a local or a remote filter, the
+# Printed: the joins, those that got a local or a remote filter or
+# transferred ones, the
 # differences (each in full, with its plan).
 # Ends with "runtime-filter-diff: N passed, M failed"; exit 1 on any failure.
 set -u
@@ -27,7 +30,7 @@ grep -v -E '^(ok|FAILED) - ' "$TL_OUT/diff.log" | head -n 200
 count_lines "$TL_OUT/diff.log"
 counts=$(grep '^runtime-filter-diff-counts: ' "$TL_OUT/diff.log")
 if [ -n "$counts" ]; then
-    note "${counts#runtime-filter-diff-counts: } (seeds $seeds, $queries joins each, locally and over postgres_fdw)"
+    note "${counts#runtime-filter-diff-counts: } (seeds $seeds, $queries joins each, locally, over postgres_fdw, and transferred)"
 else
     fail "the random joins ran to the end (see $TL_OUT/diff.log)"
 fi
