@@ -371,8 +371,8 @@ bool bloom_probe_plan_test(const bloom_filter *f, uint64_t hash, const bloom_pro
  * slices: for each bit position, a bitmap over rows.  A probe then reads
  * the k slices of its k bit positions instead of n filters.  The hosts
  * store the slices (PostgreSQL pages, SQLite rows); the core says under
- * which geometry a filter is indexed, which positions a probe reads, and
- * turns rows into slices and back.
+ * which geometry a filter is indexed, which positions a probe reads,
+ * turns rows into slices and back, and lays a block's slices out in pages.
  */
 typedef struct bloom_geometry {
     uint8_t layout;

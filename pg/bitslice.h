@@ -15,9 +15,11 @@
  * bit positions, ANDs the slices, and returns the tids of the slots left.
  *
  * New rows go to their group's pending chain, rows stored as they are
- * (tid and bits); once it holds BLOOM_SLICES_BATCH_ROWS rows they are sliced into the
- * group's last block (and a new one when it is full), which writes each
- * slice page once per batch instead of once per row.
+ * (tid and bits); once it holds BLOOM_SLICES_BATCH_ROWS rows they are
+ * sliced into the group's last block (and a new one when it is full), which
+ * writes each slice page once per batch instead of once per row.  The
+ * slices' layout and their merging are the core's (core/bloom.h, "Blocks
+ * of slices"), shared with SQLite; the pages and WAL are this host's.
  *
  * Pages (standard layout, a BsPageOpaqueData in the special space):
  *   block 0          the metapage: counters and the table of groups
@@ -63,8 +65,7 @@ BLOOM_HIDDEN_BEGIN
 #define BS_METAPAGE_BLKNO 0
 #define BS_STRATEGY_CONTAINS 1	/* @>(bloom, T): the filter may contain the value */
 
-/* At most this many pending rows are sliced by one flush (a batch, the
- * group's slots and its groups: core/bloom.h, BLOOM_SLICES_*). */
+/* At most this many pending rows are sliced by one flush. */
 #define BS_FLUSH_MAX 1024
 
 /* Page types */

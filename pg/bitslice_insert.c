@@ -235,13 +235,6 @@ bs_append_aside(Relation index, Buffer metabuf, const ItemPointerData *tids, int
 
 /* ---- slicing rows into blocks ---- */
 
-/* A failure of the core's slicing: its sizes were checked here first. */
-static void
-slicing_failed(const bloom_error *err)
-{
-	elog(ERROR, "bloom_bitslice: %s", err->message);
-}
-
 /*
  * Write rows into slots [first, first + n) of a block: its slice pages
  * (pages[], fresh: new pages to initialize) get the rows' bits merged
@@ -266,7 +259,7 @@ write_slices(Relation index, const BsGroup *g, uint64 id, uint32 cap, const Bloc
 	words = palloc_extended(nwords * sizeof(uint64), MCXT_ALLOC_HUGE);
 	if (bloom_slices_batch_make(&batch, nbits, cap, first, rowbits, n, words, nwords, &err) !=
 		BLOOM_OK)
-		slicing_failed(&err);
+		elog(ERROR, "bloom_bitslice: %s", err.message);
 	for (uint32 pg = 0; pg < npages;)
 	{
 		BsXlog		x;
@@ -296,7 +289,7 @@ write_slices(Relation index, const BsGroup *g, uint64 id, uint32 cap, const Bloc
 			if (bloom_slices_batch_merge(&batch, BS_PAGE_CAPACITY, pg,
 										 (uint8 *) PageGetContents(page), bytes,
 										 BLOOM_SLICES_HOST_ORDER, &err) != BLOOM_OK)
-				slicing_failed(&err);
+				elog(ERROR, "bloom_bitslice: %s", err.message);
 		}
 		bs_xlog_finish(&x);
 		for (int i = 0; i < nbufs; i++)
