@@ -88,9 +88,11 @@ wait_for_work() { # INSERTS UPDATES VACUUMS SECONDS
         sleep 0.2
         read -r i u < <(progress)
         v=$(cat "$TL_OUT/vacuums")  # empty while the loop rewrites it
-        [ $(( (i - i0) / 5 )) -ge "$1" ] && [ $((u - u0)) -ge "$2" ] && [ "${v:-0}" -ge "$3" ] && break
+        # an insert step takes ten values of t_id_seq: five rows, each
+        # with its id's default and filter_of's argument
+        [ $(( (i - i0) / 10 )) -ge "$1" ] && [ $((u - u0)) -ge "$2" ] && [ "${v:-0}" -ge "$3" ] && break
     done
-    note "work before the crash: $(( (i - i0) / 5 )) insert and $((u - u0)) update steps, ${v:-0} VACUUMs"
+    note "work before the crash: $(( (i - i0) / 10 )) insert and $((u - u0)) update steps, ${v:-0} VACUUMs"
 }
 
 check_answers() { # WHAT
