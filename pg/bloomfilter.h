@@ -407,10 +407,6 @@ bloom_call_hasher(FunctionCallInfo fcinfo, BloomCallCache *cache, int argno)
 
 /* ---- probes as the planner sees them (planner_support.c) ---- */
 
-/* The SQL functions behind bloom_contains, @> and <@ (functions.c). */
-extern PGDLLEXPORT Datum bloom_contains(PG_FUNCTION_ARGS);
-extern PGDLLEXPORT Datum bloom_contained_in(PG_FUNCTION_ARGS);
-
 /*
  * Which argument of function funcid is the filter: 0 for bloom_contains
  * (and @>), 1 for contained_in_bloom (<@), -1 for any other function.
@@ -487,5 +483,14 @@ extern void bloom_fixed_agg_add(BloomFixedAgg *obj, uint64 hash);
 extern void bloom_fixed_agg_add_kind(BloomFixedAgg *obj, const BloomHasher *h);
 
 BLOOM_HIDDEN_END
+
+/*
+ * The SQL functions behind bloom_contains, @> and <@ (functions.c), which
+ * the planner's code compares a call's function against.  Declared outside
+ * the hidden region: before PostgreSQL 16, PGDLLEXPORT is empty, and a
+ * first declaration there would hide the symbols CREATE FUNCTION looks up.
+ */
+extern PGDLLEXPORT Datum bloom_contains(PG_FUNCTION_ARGS);
+extern PGDLLEXPORT Datum bloom_contained_in(PG_FUNCTION_ARGS);
 
 #endif							/* BLOOMFILTER_PG_H */
