@@ -80,6 +80,7 @@ bloom_runtime_filter_init(void)
 							 PGC_USERSET, 0,
 							 bloom_check_fpr_setting, NULL, NULL);
 	bloom_runtime_build_register();
+	bloom_runtime_prebuild_register();
 	bloom_runtime_plan_init();
 }
 

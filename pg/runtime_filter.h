@@ -19,6 +19,10 @@
  *                           whether the remote server knows the
  *                           extension's objects by their local names
  *   runtime_filter_build.c  the build node (Custom Scan BloomFilterBuild)
+ *   runtime_filter_prebuild.c
+ *                           a filter built first, from the selective side
+ *                           of a nested loop or merge join (Custom Scan
+ *                           BloomFilterPrebuild)
  *   runtime_filter_probe.c  the probe: the batched probe scan (Custom Scan
  *                           BloomBatchedProbe) in runtime mode
  *   runtime_filter.c        settings, sizing, and the hashing both sides
@@ -210,6 +214,17 @@ extern CustomScan *bloom_runtime_build_make(Plan *child, List *keys, const Runti
 
 /* Whether plan is a build node (the planner passes through them). */
 extern bool bloom_runtime_is_build(Plan *plan);
+
+/* ---- a filter built first (runtime_filter_prebuild.c) ---- */
+
+/* Name in EXPLAIN: "Custom Scan (BloomFilterPrebuild)". */
+#define BLOOM_FILTER_PREBUILD_NAME "BloomFilterPrebuild"
+
+extern void bloom_runtime_prebuild_register(void);
+
+/* Whether plan is the node that runs a build before its child's rows (the
+ * planner passes through them). */
+extern bool bloom_runtime_is_prebuild(Plan *plan);
 
 /* ---- the probe: the batched scan in runtime mode (plan nodes made in
  * batched_probe_exec.c, run by runtime_filter_probe.c) ---- */

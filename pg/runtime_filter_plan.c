@@ -51,8 +51,8 @@ extern void bloom_runtime_plan_init(void);
 
 /* ---- adding a filter ---- */
 
-static int
-new_param(InjectContext *cx, Oid type)
+int
+bloom_runtime_new_param(InjectContext *cx, Oid type)
 {
 	cx->stmt->paramExecTypes = lappend_oid(cx->stmt->paramExecTypes, type);
 	return list_length(cx->stmt->paramExecTypes) - 1;
@@ -73,8 +73,8 @@ add_build(InjectContext *cx, HashJoin *hj, Hash *hash, List *keys, RuntimeFilter
 }
 
 /* Send the filter to the workers of each Gather between the join and the scan. */
-static void
-send_to_workers(List *gathers, int paramid)
+void
+bloom_runtime_send_to_workers(List *gathers, int paramid)
 {
 	ListCell   *lc;
 
@@ -106,7 +106,7 @@ add_remote_filter(InjectContext *cx, HashJoin *hj, Hash *hash, Target *target,
 		return;
 	memset(&spec, 0, sizeof spec);
 	spec.filter_id = cx->next_filter_id++;
-	spec.paramid = new_param(cx, cx->bloom_type);
+	spec.paramid = bloom_runtime_new_param(cx, cx->bloom_type);
 	spec.kind = RUNTIME_FILTER_CANONICAL;
 	spec.nkeys = 1;
 	spec.hashfuncs = list_make1_oid(right);
@@ -176,7 +176,7 @@ add_local_filter(InjectContext *cx, HashJoin *hj, Hash *hash, List *groups, doub
 	}
 	memset(&spec, 0, sizeof spec);
 	spec.filter_id = cx->next_filter_id++;
-	spec.paramid = new_param(cx, BYTEAOID);
+	spec.paramid = bloom_runtime_new_param(cx, BYTEAOID);
 	spec.kind = RUNTIME_FILTER_JOIN_HASH;
 	spec.nkeys = bms_num_members(mask);
 	spec.collations = collations;
@@ -200,7 +200,7 @@ add_local_filter(InjectContext *cx, HashJoin *hj, Hash *hash, List *groups, doub
 			*g->link = (Plan *) bloom_runtime_probe_make(scan, keys, &spec);
 		else
 			bloom_runtime_probe_add((CustomScan *) scan, keys, &spec);
-		send_to_workers(g->gathers, spec.paramid);
+		bloom_runtime_send_to_workers(g->gathers, spec.paramid);
 	}
 
 	/* the build */
@@ -329,6 +329,7 @@ walk_plan(InjectContext *cx, Plan *plan, bool may_rescan)
 		case T_MergeJoin:
 			walk_plan(cx, plan->lefttree, may_rescan);
 			walk_plan(cx, plan->righttree, true);
+			bloom_runtime_prebuild_consider(cx, (Join *) plan, may_rescan);
 			return;
 		case T_Memoize:
 		case T_RecursiveUnion:

@@ -371,7 +371,7 @@ trace(TraceState *ts, Plan **link, Expr *expr, List *gathers)
 		case T_CustomScan:
 			if (bloom_runtime_is_probe(plan))
 				reach_scan(ts, link, expr, gathers);
-			else if (bloom_runtime_is_build(plan))
+			else if (bloom_runtime_is_build(plan) || bloom_runtime_is_prebuild(plan))
 				trace(ts, &plan->lefttree, expr, gathers);	/* rows unchanged */
 			break;
 		case T_SubqueryScan:
@@ -467,14 +467,23 @@ trace(TraceState *ts, Plan **link, Expr *expr, List *gathers)
 List *
 bloom_runtime_trace(InjectContext *cx, HashJoin *hj, int key, bool may_rescan)
 {
+	return bloom_runtime_trace_key(cx, &outerPlan(hj), (Expr *) list_nth(hj->hashkeys, key), key,
+								   list_nth_oid(hj->hashoperators, key),
+								   list_nth_oid(hj->hashcollations, key), may_rescan);
+}
+
+List *
+bloom_runtime_trace_key(InjectContext *cx, Plan **link, Expr *expr, int key, Oid op,
+						Oid collation, bool may_rescan)
+{
 	TraceState	ts;
 
 	memset(&ts, 0, sizeof ts);
 	ts.cx = cx;
 	ts.may_rescan = may_rescan;
 	ts.key = key;
-	ts.op = list_nth_oid(hj->hashoperators, key);
-	ts.collation = list_nth_oid(hj->hashcollations, key);
-	trace(&ts, &outerPlan(hj), (Expr *) list_nth(hj->hashkeys, key), NIL);
+	ts.op = op;
+	ts.collation = collation;
+	trace(&ts, link, expr, NIL);
 	return ts.targets;
 }
