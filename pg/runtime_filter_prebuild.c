@@ -284,8 +284,9 @@ strip_relabel(Expr *expr)
 	return expr;
 }
 
-/* An index-only scan's quals read the index's columns: its tlist says which
- * of the table's columns (or expressions of them) they are. */
+/* An index-only scan's quals (recheckqual too, after setrefs) read the
+ * index's columns: its tlist says which of the table's columns (or
+ * expressions of them) they are. */
 static Node *
 index_to_table_mutator(Node *node, List *indextlist)
 {
@@ -319,9 +320,9 @@ scan_conditions(Plan *scan, List **conditions)
 			{
 				IndexOnlyScan *ios = (IndexOnlyScan *) scan;
 
-				*conditions = list_concat(list_copy(ios->recheckqual),
-										  (List *) index_to_table_mutator((Node *) scan->qual,
-																		  ios->indextlist));
+				*conditions = (List *) index_to_table_mutator((Node *) list_concat(list_copy(ios->recheckqual),
+																				   scan->qual),
+															  ios->indextlist);
 			}
 			return true;
 		default:
@@ -495,53 +496,82 @@ sort_comparisons(double n)
 	return 2.0 * Max(1.0, log(Max(n, 2.0)) / log(2.0));
 }
 
+/* Vars of the inner side (INNER_VAR) as the outer side's (OUTER_VAR): an
+ * inner key in the terms the trace reads. */
+static Node *
+inner_to_outer_mutator(Node *node, void *context)
+{
+	if (node == NULL)
+		return NULL;
+	if (IsA(node, Var) && ((Var *) node)->varno == INNER_VAR)
+	{
+		Var		   *var = (Var *) copyObjectImpl(node);
+
+		var->varno = OUTER_VAR;
+		return (Node *) var;
+	}
+	return expression_tree_mutator(node, inner_to_outer_mutator, context);
+}
+
 /*
- * A merge join: the selective side a scan of a table with its own
- * conditions (the inner side: the outer one's rows are those dropped), the
- * other side worth filtering.
+ * One side of a merge join as the selective one: a scan of a table with its
+ * own conditions (under a Sort or not), whose keys filter the other side.
+ */
+static bool
+merge_side_prebuild(MergeJoin *mj, OpExpr *clause, bool selective_inner, Prebuild *pb)
+{
+	Plan	   *selective = selective_inner ? innerPlan(mj) : outerPlan(mj);
+	Plan	   *probed = selective_inner ? outerPlan(mj) : innerPlan(mj);
+	Expr	   *key = selective_inner ? lsecond(clause->args) : linitial(clause->args);
+	Plan	   *scan;
+	List	   *conditions;
+
+	memset(pb, 0, sizeof(Prebuild));
+	if ((scan = merge_side_scan(selective, &key)) == NULL || !scan_conditions(scan, &conditions))
+		return false;
+	pb->rti = ((Scan *) scan)->scanrelid;
+	if (!safe_on_every_row((Node *) key, pb->rti, NULL))
+		return false;
+	pb->conditions = build_conditions(conditions, pb->rti, NULL);
+	if (pb->conditions == NIL)
+		return false;			/* nothing selective about it */
+	pb->build_key = key;
+	pb->build_on_left = !selective_inner;
+	pb->probe_key = selective_inner ? linitial(clause->args) :
+		(Expr *) inner_to_outer_mutator((Node *) lsecond(clause->args), NULL);
+	pb->op = clause->opno;
+	pb->collation = clause->inputcollid;
+	pb->probe_side = selective_inner ? &outerPlan(mj) : &innerPlan(mj);
+	pb->parallel_safe = scan->parallel_safe;
+	pb->probe_rows = probed->plan_rows;
+	pb->pass = mj->join.plan.plan_rows / Max(probed->plan_rows, 1.0);
+	/* a row dropped below the Sort is neither sorted nor merged */
+	pb->saved_per_row = cpu_tuple_cost +
+		(IsA(probed, Sort) ? sort_comparisons(probed->plan_rows) * cpu_operator_cost : 0);
+	return true;
+}
+
+/*
+ * A merge join: the side to filter loses the rows that match nothing on the
+ * selective side (the outer side of an inner or semi join, the inner side
+ * of an inner join); setrefs puts the outer side's key first.
  */
 static bool
 mergejoin_prebuild(MergeJoin *mj, Prebuild *pb)
 {
-	Plan	   *outer = outerPlan(mj);
-	Plan	   *inner = innerPlan(mj);
-	Plan	   *scan;
-	List	   *conditions;
 	OpExpr	   *clause;
-	Expr	   *key;
+	JoinType	jointype = mj->join.jointype;
 
-	if ((mj->join.jointype != JOIN_INNER && mj->join.jointype != JOIN_SEMI) ||
-		mj->mergeclauses == NIL)
+	if (mj->mergeclauses == NIL)
 		return false;
 	clause = linitial(mj->mergeclauses);
 	if (!IsA(clause, OpExpr) || list_length(clause->args) != 2 ||
 		!filter_operator(clause->opno, clause->inputcollid))
 		return false;
-	memset(pb, 0, sizeof(Prebuild));
-	/* setrefs puts the outer side's key first */
-	key = lsecond(clause->args);
-	if ((scan = merge_side_scan(inner, &key)) == NULL ||
-		!scan_conditions(scan, &conditions))
-		return false;
-	pb->rti = ((Scan *) scan)->scanrelid;
-	if (!safe_on_every_row((Node *) key, pb->rti, NULL))
-		return false;
-	pb->build_key = key;
-	pb->build_on_left = false;
-	pb->probe_key = linitial(clause->args);
-	pb->op = clause->opno;
-	pb->collation = clause->inputcollid;
-	pb->conditions = build_conditions(conditions, pb->rti, NULL);
-	if (pb->conditions == NIL)
-		return false;			/* nothing selective about it */
-	pb->probe_side = &outerPlan(mj);
-	pb->parallel_safe = scan->parallel_safe;
-	pb->probe_rows = outer->plan_rows;
-	pb->pass = mj->join.plan.plan_rows / Max(outer->plan_rows, 1.0);
-	/* a row dropped below the Sort is neither sorted nor merged */
-	pb->saved_per_row = cpu_tuple_cost +
-		(IsA(outer, Sort) ? sort_comparisons(outer->plan_rows) * cpu_operator_cost : 0);
-	return true;
+	if ((jointype == JOIN_INNER || jointype == JOIN_SEMI) &&
+		merge_side_prebuild(mj, clause, true, pb))
+		return true;
+	return jointype == JOIN_INNER && merge_side_prebuild(mj, clause, false, pb);
 }
 
 /* Vars of each column of plan's output, of varno (the rows passed through). */
