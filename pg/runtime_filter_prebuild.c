@@ -224,7 +224,8 @@ params_of(Node *node)
 }
 
 /* Whether an expression has a Var of another relation than rti, a subplan,
- * an aggregate (nothing a scan of rti alone could compute). */
+ * an aggregate, a parameter of a sublink (nothing a scan of rti alone could
+ * compute: a query's parameters and PARAM_EXEC slots it can). */
 typedef struct ForeignContext
 {
 	Index		rti;
@@ -246,7 +247,8 @@ foreign_walker(Node *node, ForeignContext *fc)
 	}
 	if (IsA(node, SubPlan) || IsA(node, AlternativeSubPlan) || IsA(node, SubLink) ||
 		IsA(node, Aggref) || IsA(node, WindowFunc) || IsA(node, GroupingFunc) ||
-		(IsA(node, Param) && ((Param *) node)->paramkind != PARAM_EXEC))
+		(IsA(node, Param) && ((Param *) node)->paramkind != PARAM_EXEC &&
+		 ((Param *) node)->paramkind != PARAM_EXTERN))
 	{
 		fc->found = true;
 		return false;
@@ -432,7 +434,7 @@ nestloop_prebuild(NestLoop *nl, Prebuild *pb)
 		else
 			continue;
 		if (param->paramkind != PARAM_EXEC || !bms_is_member(param->paramid, loop_params) ||
-			!safe_on_every_row((Node *) dim, pb->rti, NULL) ||
+			!safe_on_every_row((Node *) dim, pb->rti, NULL) || params_of((Node *) dim) != NULL ||
 			!filter_operator(clause->opno, clause->inputcollid))
 			continue;
 		foreach(p, nl->nestParams)
@@ -530,7 +532,7 @@ merge_side_prebuild(MergeJoin *mj, OpExpr *clause, bool selective_inner, Prebuil
 	if ((scan = merge_side_scan(selective, &key)) == NULL || !scan_conditions(scan, &conditions))
 		return false;
 	pb->rti = ((Scan *) scan)->scanrelid;
-	if (!safe_on_every_row((Node *) key, pb->rti, NULL))
+	if (!safe_on_every_row((Node *) key, pb->rti, NULL) || params_of((Node *) key) != NULL)
 		return false;
 	pb->conditions = build_conditions(conditions, pb->rti, NULL);
 	if (pb->conditions == NIL)
