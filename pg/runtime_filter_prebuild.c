@@ -41,8 +41,6 @@
 #include "runtime_filter.h"
 #include "runtime_filter_plan.h"
 
-#include <math.h>
-
 #include "access/table.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
@@ -491,13 +489,6 @@ merge_side_scan(Plan *side, Expr **key)
 	return scan;
 }
 
-/* The rows a sort of n rows compares a row with, roughly. */
-static double
-sort_comparisons(double n)
-{
-	return 2.0 * Max(1.0, log(Max(n, 2.0)) / log(2.0));
-}
-
 /* Vars of the inner side (INNER_VAR) as the outer side's (OUTER_VAR): an
  * inner key in the terms the trace reads. */
 static Node *
@@ -547,9 +538,8 @@ merge_side_prebuild(MergeJoin *mj, OpExpr *clause, bool selective_inner, Prebuil
 	pb->parallel_safe = scan->parallel_safe;
 	pb->probe_rows = probed->plan_rows;
 	pb->pass = mj->join.plan.plan_rows / Max(probed->plan_rows, 1.0);
-	/* a row dropped below the Sort is neither sorted nor merged */
-	pb->saved_per_row = cpu_tuple_cost +
-		(IsA(probed, Sort) ? sort_comparisons(probed->plan_rows) * cpu_operator_cost : 0);
+	/* its step of the merge (its sort is in the side's cost) */
+	pb->saved_per_row = cpu_tuple_cost;
 	return true;
 }
 
@@ -656,6 +646,16 @@ add_prebuild_node(InjectContext *cx, Plan **link, Plan *build, double cost)
 	*link = (Plan *) cscan;
 }
 
+/* Whether target's scan may probe another filter. */
+static bool
+probe_target(Target *target)
+{
+	Plan	   *scan = *target->link;
+
+	return IsA(scan, SeqScan) ||
+		(bloom_runtime_is_probe(scan) && bloom_runtime_probe_has_room((CustomScan *) scan));
+}
+
 /* Estimates, the probes, the build. */
 static void
 add_prebuild(InjectContext *cx, Prebuild *pb, bool may_rescan)
@@ -663,23 +663,24 @@ add_prebuild(InjectContext *cx, Prebuild *pb, bool may_rescan)
 	double		tuples,
 				pages,
 				est_keys,
-				scan_cost,
-				probe_cost,
+				build_cost,
+				scans_cost = 0,
+				scans_rows = 0,
+				above,
 				saved;
 	Oid			left,
 				right;
-	bool		rebuilt;
-	List	   *targets;
+	List	   *targets = NIL;
 	RuntimeFilterSpec spec;
 	Plan	   *scan;
 	Expr	   *build_key;
 	CustomScan *build;
-	int			nprobes = 0;
 	ListCell   *lc;
 
 	if (pb->probe_rows < bloomfilter_runtime_filter_min_rows ||
 		pb->pass > bloomfilter_runtime_filter_max_pass ||
-		!plain_table(cx, pb->rti, &tuples, &pages))
+		!plain_table(cx, pb->rti, &tuples, &pages) ||
+		!get_op_hash_functions(pb->op, &left, &right))
 		return;
 
 	/*
@@ -690,27 +691,42 @@ add_prebuild(InjectContext *cx, Prebuild *pb, bool may_rescan)
 	if (est_keys > bloom_runtime_filter_max_keys(RUNTIME_FILTER_JOIN_HASH))
 		return;
 
-	/* worth it when the rows dropped save more than the build and the
-	 * probes cost */
-	scan_cost = pages * seq_page_cost +
-		tuples * (cpu_tuple_cost + list_length(pb->conditions) * cpu_operator_cost) +
-		est_keys * cpu_operator_cost;
-	probe_cost = pb->probe_rows * cpu_operator_cost;
-	saved = pb->probe_rows * (1.0 - pb->pass) * pb->saved_per_row;
-	if (scan_cost + probe_cost >= saved)
+	/*
+	 * The scans: a filter built again with other keys must not reach rows
+	 * kept from before; one that never changes may (its rows stay right).
+	 */
+	foreach(lc, bloom_runtime_trace_key(cx, pb->probe_side, pb->probe_key, 0, pb->op,
+										pb->collation,
+										may_rescan && params_of((Node *) pb->conditions) != NULL))
+	{
+		Target	   *t = lfirst(lc);
+
+		if (!probe_target(t))
+			continue;
+		targets = lappend(targets, t);
+		scans_cost += (*t->link)->total_cost;
+		scans_rows += (*t->link)->plan_rows;
+	}
+	if (targets == NIL)
 		return;
 
 	/*
-	 * A filter built again with other keys must not reach rows kept from
-	 * before; one that never changes may (its rows stay right).
+	 * Worth it when the rows dropped save more than the build and the
+	 * probes cost: each row dropped saves its share of the work between the
+	 * scans and the join (the probed side's cost but the scans') and its
+	 * step of the join (an index lookup, a merge).
 	 */
-	rebuilt = may_rescan && params_of((Node *) pb->conditions) != NULL;
-	targets = bloom_runtime_trace_key(cx, pb->probe_side, pb->probe_key, 0, pb->op, pb->collation,
-									  rebuilt);
-
-	if (!get_op_hash_functions(pb->op, &left, &right))
+	build_cost = pages * seq_page_cost +
+		tuples * (cpu_tuple_cost + list_length(pb->conditions) * cpu_operator_cost) +
+		est_keys * cpu_operator_cost;
+	above = Max(0.0, (*pb->probe_side)->total_cost - scans_cost);
+	saved = (1.0 - pb->pass) * (above + pb->probe_rows * pb->saved_per_row);
+	if (build_cost + scans_rows * cpu_operator_cost >= saved)
 		return;
+
 	memset(&spec, 0, sizeof spec);
+	spec.filter_id = cx->next_filter_id++;
+	spec.paramid = bloom_runtime_new_param(cx, BYTEAOID);
 	spec.kind = RUNTIME_FILTER_JOIN_HASH;
 	spec.nkeys = 1;
 	spec.collations = list_make1_oid(pb->collation);
@@ -722,32 +738,22 @@ add_prebuild(InjectContext *cx, Prebuild *pb, bool may_rescan)
 		Target	   *t = lfirst(lc);
 		Plan	   *probe = *t->link;
 
-		if (!(IsA(probe, SeqScan) ||
-			  (bloom_runtime_is_probe(probe) && bloom_runtime_probe_has_room((CustomScan *) probe))))
-			continue;
-		if (nprobes++ == 0)
-		{
-			spec.filter_id = cx->next_filter_id++;
-			spec.paramid = bloom_runtime_new_param(cx, BYTEAOID);
-		}
 		if (IsA(probe, SeqScan))
 			*t->link = (Plan *) bloom_runtime_probe_make(probe, list_make1(t->expr), &spec);
 		else
 			bloom_runtime_probe_add((CustomScan *) probe, list_make1(t->expr), &spec);
 		bloom_runtime_send_to_workers(t->gathers, spec.paramid);
 	}
-	if (nprobes == 0)
-		return;
 
 	/* the build: the keys of the selective side's own rows */
-	scan = make_build_scan(cx, pb, est_keys, scan_cost);
+	scan = make_build_scan(cx, pb, est_keys, build_cost);
 	build_key = (Expr *) makeVar(OUTER_VAR, 1, exprType((Node *) pb->build_key),
 								 exprTypmod((Node *) pb->build_key),
 								 exprCollation((Node *) pb->build_key), 0);
 	spec.hashfuncs = list_make1_oid(pb->build_on_left ? left : right);
 	build = bloom_runtime_build_make(scan, list_make1(build_key), &spec, false);
 	build->scan.plan.plan_node_id = cx->next_plan_node_id++;
-	add_prebuild_node(cx, pb->probe_side, (Plan *) build, scan_cost);
+	add_prebuild_node(cx, pb->probe_side, (Plan *) build, build_cost);
 }
 
 void
