@@ -14,9 +14,16 @@
  *   nested loop  inner or semi, the inner side a parameterized Index Scan or
  *                Index Only Scan of a table (under a Memoize or not), whose
  *                quals set the key equal to a parameter of the loop
- *   merge join   inner or semi, one side a scan of a table with its own
- *                conditions (under a Sort or not): the filter of its keys
- *                filters the other side
+ *   merge join   one side a scan of a table with its own conditions (under
+ *                a Sort or not), whose keys filter the other side: the
+ *                outer side of an inner or semi join, the inner side of an
+ *                inner join
+ *
+ * Decided by estimates: the probed side at least
+ * bloomfilter.runtime_filter_min_rows rows, at most
+ * bloomfilter.runtime_filter_max_pass of them kept by the join, the
+ * selective side's keys within bloomfilter.runtime_filter_max_size, and the
+ * rows dropped saving more than the build's scan and the probes cost.
  *
  * The build's scan is a Seq Scan of the same range table entry with the
  * conditions that are safe to evaluate on every row of the table: no
