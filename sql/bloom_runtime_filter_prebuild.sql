@@ -37,28 +37,27 @@ CREATE FUNCTION pb_same(q text)
 RETURNS TABLE (prebuilt bool, row_count int, same bool)
 LANGUAGE plpgsql AS $$
 DECLARE
+    setting text;
     line text;
-    plan_on text := '';
-    plan_off text := '';
-    rows_on text[];
-    rows_off text[];
+    plans text[] := '{}';
+    answers text[] := '{}';
+    answer text;
 BEGIN
-    PERFORM set_config('bloomfilter.runtime_filter', 'on', true);
-    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
-        plan_on := plan_on || line || E'\n';
+    FOREACH setting IN ARRAY ARRAY['on', 'off'] LOOP
+        PERFORM set_config('bloomfilter.runtime_filter', setting, true);
+        plans := plans || ''::text;
+        FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+            plans[cardinality(plans)] := plans[cardinality(plans)] || line || E'\n';
+        END LOOP;
+        EXECUTE format('SELECT array_agg(r::text ORDER BY r::text)::text FROM (%s) r', q) INTO answer;
+        answers := answers || answer;
     END LOOP;
-    EXECUTE format('SELECT array_agg(r::text ORDER BY r::text) FROM (%s) r', q) INTO rows_on;
-    PERFORM set_config('bloomfilter.runtime_filter', 'off', true);
-    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
-        plan_off := plan_off || line || E'\n';
-    END LOOP;
-    EXECUTE format('SELECT array_agg(r::text ORDER BY r::text) FROM (%s) r', q) INTO rows_off;
     PERFORM set_config('bloomfilter.runtime_filter', 'on', true);
-    IF plan_off LIKE '%Runtime Filter%' THEN
-        RAISE EXCEPTION 'a filter with bloomfilter.runtime_filter off: %', plan_off;
+    IF plans[2] LIKE '%Runtime Filter%' THEN
+        RAISE EXCEPTION 'a filter with bloomfilter.runtime_filter off: %', plans[2];
     END IF;
-    RETURN QUERY SELECT plan_on LIKE '%BloomFilterPrebuild%', coalesce(cardinality(rows_on), 0),
-                        rows_on IS NOT DISTINCT FROM rows_off;
+    RETURN QUERY SELECT plans[1] LIKE '%BloomFilterPrebuild%', coalesce(cardinality(answers[1]::text[]), 0),
+                        answers[1] IS NOT DISTINCT FROM answers[2];
 END $$;
 
 -- EXPLAIN without the figures that differ between majors and runs (cache

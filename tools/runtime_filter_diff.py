@@ -225,12 +225,7 @@ class StarGenerator:
              'random_page_cost': r.choice(['4', '1.1']),
              'work_mem': r.choice(['4MB', '256kB']),
              'max_parallel_workers_per_gather': '0'}
-        if r.random() < 0.25:
-            s.update({'max_parallel_workers_per_gather': '2', 'parallel_setup_cost': '0',
-                      'parallel_tuple_cost': '0', 'min_parallel_table_scan_size': '0'})
-        else:
-            s.update({'parallel_setup_cost': '1000', 'parallel_tuple_cost': '0.1',
-                      'min_parallel_table_scan_size': '8MB'})
+        s.update(parallel_settings(r))
         return s
 
 
@@ -347,13 +342,16 @@ class Generator:
              'enable_mergejoin': r.choice(['off', 'off', 'on']),
              'work_mem': r.choice(['4MB', '4MB', '256kB']) if self.shape != 'not_in' else '4MB',
              'max_parallel_workers_per_gather': '0'}
-        if r.random() < 0.25:
-            s.update({'max_parallel_workers_per_gather': '2', 'parallel_setup_cost': '0',
-                      'parallel_tuple_cost': '0', 'min_parallel_table_scan_size': '0'})
-        else:
-            s.update({'parallel_setup_cost': '1000', 'parallel_tuple_cost': '0.1',
-                      'min_parallel_table_scan_size': '8MB'})
+        s.update(parallel_settings(r))
         return s
+
+
+def parallel_settings(r):
+    """Parallel plans one time in four."""
+    if r.random() < 0.25:
+        return {'max_parallel_workers_per_gather': '2', 'parallel_setup_cost': '0',
+                'parallel_tuple_cost': '0', 'min_parallel_table_scan_size': '0'}
+    return {'parallel_setup_cost': '1000', 'parallel_tuple_cost': '0.1', 'min_parallel_table_scan_size': '8MB'}
 
 
 def run(cur, sql):
