@@ -144,9 +144,15 @@ exec_prebuild(CustomScanState *node)
 	{
 		PlanState  *build = linitial(node->custom_ps);
 
-		/* the build node publishes the filter when its child is exhausted */
-		while (!TupIsNull(ExecProcNode(build)))
-			;
+		/* the build node publishes the filter when its child is exhausted
+		 * (TupIsNull reads its argument twice: one call a row) */
+		for (;;)
+		{
+			TupleTableSlot *slot = ExecProcNode(build);
+
+			if (TupIsNull(slot))
+				break;
+		}
 		state->built = true;
 	}
 	return ExecProcNode(outerPlanState(node));
