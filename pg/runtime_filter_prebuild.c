@@ -499,6 +499,8 @@ merge_side_scan(Plan *side, Expr **key)
 		((Var *) bare)->varattno > list_length(scan->targetlist))
 		return NULL;
 	*key = list_nth_node(TargetEntry, scan->targetlist, ((Var *) bare)->varattno - 1)->expr;
+	if (IsA(scan, IndexOnlyScan))
+		*key = (Expr *) index_to_table_mutator((Node *) *key, ((IndexOnlyScan *) scan)->indextlist);
 	return scan;
 }
 
