@@ -143,9 +143,10 @@ JOINS = {
 # filter is built first from the dimension's own conditions.
 STAR_DIMS = {
     'sv': ('dv', ['CREATE UNIQUE INDEX ON sv (k4)', 'CREATE UNIQUE INDEX ON sv (k8)',
-                  'CREATE UNIQUE INDEX ON sv (kt)', 'CREATE INDEX ON sv (kn)', 'CREATE INDEX ON sv (k4, x)']),
+                  'CREATE UNIQUE INDEX ON sv (kt)', 'CREATE INDEX ON sv (kn)', 'CREATE INDEX ON sv (k4, x)',
+                  'CREATE INDEX ON sv ((k4::int8))']),
     'sa': ('da', ['CREATE INDEX ON sa (k4)', 'CREATE INDEX ON sa (k8)', 'CREATE INDEX ON sa (kt)',
-                  'CREATE INDEX ON sa (k4, x, s1)']),
+                  'CREATE INDEX ON sa (kn)', 'CREATE INDEX ON sa (k4, x, s1)', 'CREATE INDEX ON sa ((k4::int8))']),
 }
 
 # Star joins: p a fact (key pk), d and e dimensions with indexes (keys dk,
@@ -197,7 +198,7 @@ class StarGenerator:
         d = r.choice(['sv', 'sv', 'sa'])
         sel = r.choice(['{a}.s1', '{a}.s3', '{a}.x < 2', '{a}.s1 AND {a}.x < 3', 'NOT {a}.s2',
                         '{a}.x = 1 AND {a}.s2', 'true', '{a}.x * 1000 / ({a}.did + 1) < 5000',
-                        'random() < 2'])
+                        '{a}.x < 1000 + random()'])
         return d, sel.format(a=alias)
 
     def query(self):
