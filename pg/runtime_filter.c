@@ -90,6 +90,7 @@ bloom_runtime_filter_init(void)
 							 bloom_check_fpr_setting, NULL, NULL);
 	bloom_runtime_build_register();
 	bloom_runtime_wrap_register();
+	bloom_runtime_prebuild_register();
 	bloom_runtime_plan_init();
 }
 

@@ -20,6 +20,10 @@
  *                           whether the remote server knows the
  *                           extension's objects by their local names
  *   runtime_filter_build.c  the build node (Custom Scan BloomFilterBuild)
+ *   runtime_filter_prebuild.c
+ *                           a filter built first, from the selective side
+ *                           of a nested loop or merge join (Custom Scan
+ *                           BloomFilterPrebuild)
  *   runtime_filter_probe.c  the probe: the batched probe scan (Custom Scan
  *                           BloomBatchedProbe) in runtime mode, at a heap
  *                           Seq Scan, and what both probes share
@@ -251,6 +255,17 @@ extern CustomScan *bloom_runtime_build_make(Plan *child, List *keys, const Runti
 
 /* Whether plan is a build node (the planner passes through them). */
 extern bool bloom_runtime_is_build(Plan *plan);
+
+/* ---- a filter built first (runtime_filter_prebuild.c) ---- */
+
+/* Name in EXPLAIN: "Custom Scan (BloomFilterPrebuild)". */
+#define BLOOM_FILTER_PREBUILD_NAME "BloomFilterPrebuild"
+
+extern void bloom_runtime_prebuild_register(void);
+
+/* Whether plan is the node that runs a build before its child's rows (the
+ * planner passes through them). */
+extern bool bloom_runtime_is_prebuild(Plan *plan);
 
 /* ---- the probe (runtime_filter_probe.c): a heap Seq Scan is replaced by
  * the batched probe scan in runtime mode; an Index, Index Only or Bitmap

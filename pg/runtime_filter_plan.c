@@ -64,8 +64,8 @@ static void walk_plan(InjectContext *cx, Plan *plan, bool may_rescan);
 
 /* ---- adding a filter ---- */
 
-static int
-new_param(InjectContext *cx, Oid type)
+int
+bloom_runtime_new_param(InjectContext *cx, Oid type)
 {
 	cx->stmt->paramExecTypes = lappend_oid(cx->stmt->paramExecTypes, type);
 	return list_length(cx->stmt->paramExecTypes) - 1;
@@ -86,8 +86,8 @@ add_build(InjectContext *cx, HashJoin *hj, Hash *hash, List *keys, RuntimeFilter
 }
 
 /* Send the filter to the workers of each Gather between the join and the scan. */
-static void
-send_to_workers(List *gathers, int paramid)
+void
+bloom_runtime_send_to_workers(List *gathers, int paramid)
 {
 	ListCell   *lc;
 
@@ -119,7 +119,7 @@ add_remote_filter(InjectContext *cx, HashJoin *hj, Hash *hash, Target *target,
 		return;
 	memset(&spec, 0, sizeof spec);
 	spec.filter_id = cx->next_filter_id++;
-	spec.paramid = new_param(cx, cx->bloom_type);
+	spec.paramid = bloom_runtime_new_param(cx, cx->bloom_type);
 	spec.kind = RUNTIME_FILTER_CANONICAL;
 	spec.nkeys = 1;
 	spec.hashfuncs = list_make1_oid(right);
@@ -203,7 +203,7 @@ add_local_filter(InjectContext *cx, HashJoin *hj, Hash *hash, List *groups, doub
 	}
 	memset(&spec, 0, sizeof spec);
 	spec.filter_id = cx->next_filter_id++;
-	spec.paramid = new_param(cx, BYTEAOID);
+	spec.paramid = bloom_runtime_new_param(cx, BYTEAOID);
 	spec.kind = RUNTIME_FILTER_JOIN_HASH;
 	spec.nkeys = bms_num_members(mask);
 	spec.collations = collations;
@@ -212,7 +212,7 @@ add_local_filter(InjectContext *cx, HashJoin *hj, Hash *hash, List *groups, doub
 	/* one integer key: its range too (runtime_filter.h) */
 	has_range = spec.nkeys == 1 && linitial_int(integer_keys);
 	spec.has_range = has_range;
-	spec.range_paramid = has_range ? new_param(cx, BYTEAOID) : -1;
+	spec.range_paramid = has_range ? bloom_runtime_new_param(cx, BYTEAOID) : -1;
 
 	/* the probes: each scan of the mask, with its keys in the mask's order */
 	spec.hashfuncs = probe_funcs;
@@ -248,9 +248,9 @@ add_local_filter(InjectContext *cx, HashJoin *hj, Hash *hash, List *groups, doub
 			*g->link = bloom_runtime_probe_make(scan, keys, &spec, &cx->next_plan_node_id);
 		else
 			bloom_runtime_probe_add((CustomScan *) scan, keys, &spec);
-		send_to_workers(g->gathers, spec.paramid);
+		bloom_runtime_send_to_workers(g->gathers, spec.paramid);
 		if (spec.has_range)
-			send_to_workers(g->gathers, spec.range_paramid);
+			bloom_runtime_send_to_workers(g->gathers, spec.range_paramid);
 	}
 
 	/* the build */
@@ -496,6 +496,7 @@ walk_plan(InjectContext *cx, Plan *plan, bool may_rescan)
 		case T_MergeJoin:
 			walk_plan(cx, plan->lefttree, may_rescan);
 			walk_plan(cx, plan->righttree, true);
+			bloom_runtime_prebuild_consider(cx, (Join *) plan, may_rescan);
 			return;
 		case T_Memoize:
 		case T_RecursiveUnion:

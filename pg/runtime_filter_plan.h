@@ -85,6 +85,28 @@ extern void bloom_runtime_plan_init(void);
  */
 extern List *bloom_runtime_trace(InjectContext *cx, HashJoin *hj, int key, bool may_rescan);
 
+/* The same from any key expr of the output of *link, equal by operator op
+ * under collation (a join that is not a hash join); key numbers the
+ * Targets. */
+extern List *bloom_runtime_trace_key(InjectContext *cx, Plan **link, Expr *expr, int key, Oid op,
+									 Oid collation, bool may_rescan);
+
+/* ---- runtime_filter_plan.c ---- */
+
+/* A new PARAM_EXEC slot of the statement, of type type. */
+extern int	bloom_runtime_new_param(InjectContext *cx, Oid type);
+
+/* Send filter paramid to the workers of each Gather in gathers. */
+extern void bloom_runtime_send_to_workers(List *gathers, int paramid);
+
+/* ---- runtime_filter_prebuild.c ---- */
+
+/*
+ * A filter built first, from the selective side of a nested loop or merge
+ * join (which builds no hash table), applied at the scans of the other.
+ */
+extern void bloom_runtime_prebuild_consider(InjectContext *cx, Join *join, bool may_rescan);
+
 /* ---- runtime_filter_remote.c ---- */
 
 /* The extension's bloom type and bloom_contains(bloom, anyelement), if installed. */

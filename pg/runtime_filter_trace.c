@@ -529,7 +529,7 @@ trace(TraceState *ts, Plan **link, Expr *expr, List *gathers)
 				reach_wrapped(ts, link, expr, gathers);
 			else if (bloom_runtime_is_probe(plan))
 				reach_scan(ts, link, expr, gathers);
-			else if (bloom_runtime_is_build(plan))
+			else if (bloom_runtime_is_build(plan) || bloom_runtime_is_prebuild(plan))
 				trace(ts, &plan->lefttree, expr, gathers);	/* rows unchanged */
 			break;
 		case T_SubqueryScan:
@@ -625,6 +625,15 @@ trace(TraceState *ts, Plan **link, Expr *expr, List *gathers)
 List *
 bloom_runtime_trace(InjectContext *cx, HashJoin *hj, int key, bool may_rescan)
 {
+	return bloom_runtime_trace_key(cx, &outerPlan(hj), (Expr *) list_nth(hj->hashkeys, key), key,
+								   list_nth_oid(hj->hashoperators, key),
+								   list_nth_oid(hj->hashcollations, key), may_rescan);
+}
+
+List *
+bloom_runtime_trace_key(InjectContext *cx, Plan **link, Expr *expr, int key, Oid op,
+						Oid collation, bool may_rescan)
+{
 	TraceState	ts;
 	Oid			left_type,
 				left_func;
@@ -633,12 +642,12 @@ bloom_runtime_trace(InjectContext *cx, HashJoin *hj, int key, bool may_rescan)
 	ts.cx = cx;
 	ts.may_rescan = may_rescan;
 	ts.key = key;
-	ts.op = list_nth_oid(hj->hashoperators, key);
-	ts.collation = list_nth_oid(hj->hashcollations, key);
+	ts.op = op;
+	ts.collation = collation;
 	ts.hashfunc = InvalidOid;
 	op_input_types(ts.op, &left_type, &ts.build_type);
 	if (!get_op_hash_functions(ts.op, &left_func, &ts.build_func))
 		return NIL;
-	trace(&ts, &outerPlan(hj), (Expr *) list_nth(hj->hashkeys, key), NIL);
+	trace(&ts, link, expr, NIL);
 	return ts.targets;
 }

@@ -17,11 +17,13 @@ local or a remote filter.
 QUERIES random joins for each seed and mode: local (the facts are local
 tables), fdw (mostly the foreign tables), scans (indexed copies of the
 facts, a partitioned one among them, read by index, index-only and bitmap
-heap scans as random enable_* settings make the planner choose), and
+heap scans as random enable_* settings make the planner choose),
 transfer (chains, snowflakes and equivalence classes of local tables, in
 the written join order or the planner's, run also with
 bloomfilter.runtime_filter_transfer off: the same rows; counted: the queries
-where transfer adds filters).
+where transfer adds filters), and star (the local facts joined to dimensions
+with indexes on their keys, mostly without hash joins: nested loops over the
+indexes and merge joins, whose filters are built first).
 
 Connects as postgres to 127.0.0.1 (tools/pgclusters.sh's servers).  Prints
 one line per mode and seed ("ok - " or "FAILED - ", with the counts), every
@@ -39,7 +41,7 @@ import psycopg2
 LOCAL_PORT, REMOTE_PORT = int(sys.argv[1]), int(sys.argv[2])
 SEEDS = [int(a) for a in sys.argv[3].split(',')]
 QUERIES = int(sys.argv[4])
-MODES = sys.argv[5].split(',') if len(sys.argv) > 5 else ['local', 'fdw', 'scans', 'transfer']
+MODES = sys.argv[5].split(',') if len(sys.argv) > 5 else ['local', 'fdw', 'scans', 'transfer', 'star']
 
 # The facts (the same rows on both servers): id unique, keys of four types.
 FACTS = {
@@ -167,6 +169,98 @@ TRANSFER_JOINS = {
 }
 
 
+# Star joins (mode star): the dimensions with indexes on their keys, so
+# that a nested loop over an index (or a merge join) joins them, and the
+# filter is built first from the dimension's own conditions.
+STAR_DIMS = {
+    'sv': ('dv', ['CREATE UNIQUE INDEX ON sv (k4)', 'CREATE UNIQUE INDEX ON sv (k8)',
+                  'CREATE UNIQUE INDEX ON sv (kt)', 'CREATE INDEX ON sv (kn)', 'CREATE INDEX ON sv (k4, x)',
+                  'CREATE INDEX ON sv ((k4::int8))']),
+    'sa': ('da', ['CREATE INDEX ON sa (k4)', 'CREATE INDEX ON sa (k8)', 'CREATE INDEX ON sa (kt)',
+                  'CREATE INDEX ON sa (kn)', 'CREATE INDEX ON sa (k4, x, s1)', 'CREATE INDEX ON sa ((k4::int8))']),
+}
+
+# Star joins: p a fact (key pk), d and e dimensions with indexes (keys dk,
+# ek; selections sd, se), as StarGenerator.query fills them in.
+STAR_JOINS = {
+    'star': 'SELECT p.id, {pk}, p.v, d.did, d.x FROM {src} p JOIN {d} d ON {pk} = {dk} WHERE {sd}',
+    'star_agg': ('SELECT d.x, count(*), sum(p.v) FROM {src} p JOIN {d} d ON {pk} = {dk} '
+                 'WHERE {sd} GROUP BY d.x'),
+    'star_two': ('SELECT p.id, d.did, e.did FROM {src} p JOIN {d} d ON {pk} = {dk} '
+                 'JOIN {e} e ON p.g = e.k4 WHERE {sd} AND {se}'),
+    'star_semi': 'SELECT p.id, p.v FROM {src} p WHERE EXISTS (SELECT 1 FROM {d} d WHERE {dk} = {pk} AND {sd})',
+    'star_in': 'SELECT p.id, p.v FROM {src} p WHERE {pk} IN (SELECT {dk} FROM {d} d WHERE {sd})',
+    'star_anti': 'SELECT p.id FROM {src} p WHERE NOT EXISTS (SELECT 1 FROM {d} d WHERE {dk} = {pk} AND {sd})',
+    'star_left': 'SELECT p.id, d.did FROM {src} p LEFT JOIN {d} d ON {pk} = {dk} AND {sd}',
+    # a condition of the dimension with a parameter of an outer query
+    'star_outer_param': ('SELECT t.x, (SELECT count(*) FROM {src} p JOIN {d} d ON {pk} = {dk} '
+                         'WHERE {sd} AND d.x = t.x) FROM (VALUES (0), (1), (2), (7)) t(x)'),
+    'star_lateral': ('SELECT t.x, q.c FROM (VALUES (0), (1), (3)) t(x), LATERAL (SELECT count(*) AS c, '
+                     'sum(p.v) AS s FROM {src} p JOIN {d} d ON {pk} = {dk} WHERE {sd} AND d.x = t.x) q'),
+    'star_in_dim_side': ('SELECT d.did, count(*) FROM {d} d JOIN {src} p ON {pk} = {dk} '
+                         'WHERE {sd} GROUP BY d.did'),
+}
+
+
+def setup_star(cur):
+    for name, (like, indexes) in STAR_DIMS.items():
+        cur.execute(f'DROP TABLE IF EXISTS {name}; CREATE TABLE {name} AS SELECT * FROM {like}')
+        for sql in indexes:
+            cur.execute(sql)
+        cur.execute(f'ANALYZE {name}')
+
+
+class StarGenerator:
+    """Star joins of the local facts to indexed dimensions, under settings
+    that favour nested loops over the dimensions' indexes and merge joins."""
+
+    def __init__(self, rng):
+        self.rng = rng
+        self.facts = Generator(rng, 'local')
+
+    def fact(self, key):
+        r = self.rng
+        if r.random() < 0.7:
+            return r.choice(['fa', 'fb']), key
+        return self.facts.fact(key)
+
+    def dim(self, alias):
+        r = self.rng
+        d = r.choice(['sv', 'sv', 'sa'])
+        sel = r.choice(['{a}.s1', '{a}.s3', '{a}.x < 2', '{a}.s1 AND {a}.x < 3', 'NOT {a}.s2',
+                        '{a}.x = 1 AND {a}.s2', 'true', '{a}.x * 1000 / ({a}.did + 1) < 5000',
+                        '{a}.x < 1000 + random()'])
+        return d, sel.format(a=alias)
+
+    def query(self):
+        r = self.rng
+        fkey, dkey = r.choice(KEYS)
+        src, key = self.fact(fkey)
+        d, sd = self.dim('d')
+        e, se = self.dim('e')
+        pk = f'p.{key}'
+        dk = f'd.{dkey}' if '::' not in dkey else f'(d.{dkey})'
+        self.shape = r.choice(list(STAR_JOINS) + ['star', 'star', 'star_semi'])
+        return STAR_JOINS[self.shape].format(src=src, pk=pk, dk=dk, d=d, sd=sd, e=e, se=se)
+
+    def settings(self):
+        r = self.rng
+        s = {'bloomfilter.runtime_filter_min_rows': r.choice(['0', '0', '100', '10000']),
+             'bloomfilter.runtime_filter_max_pass': r.choice(['1', '0.5', '0.5', '0.9']),
+             'bloomfilter.runtime_filter_fpr': r.choice(['0.01', '0.01', '0.3']),
+             'bloomfilter.runtime_filter_max_size': r.choice(['4096', '4096', '1']),
+             'enable_hashjoin': r.choice(['off', 'off', 'off', 'on']),
+             'enable_mergejoin': r.choice(['off', 'on']),
+             'enable_nestloop': r.choice(['on', 'on', 'on', 'off']),
+             'enable_memoize': r.choice(['on', 'off']),
+             'enable_indexonlyscan': r.choice(['on', 'off']),
+             'random_page_cost': r.choice(['4', '1.1']),
+             'work_mem': r.choice(['4MB', '256kB']),
+             'max_parallel_workers_per_gather': '0'}
+        s.update(parallel_settings(r))
+        return s
+
+
 def connect(port):
     conn = psycopg2.connect(host='127.0.0.1', port=port, user='postgres', dbname='postgres',
                             options='-c session_preload_libraries=bloomfilter -c statement_timeout=60000')
@@ -203,6 +297,7 @@ def setup():
             # some analyzed (estimates), some not (postgres_fdw's defaults)
             if name == 'fa':
                 cur.execute(f'ANALYZE r{name}')
+        setup_star(cur)
     return local
 
 
@@ -306,12 +401,7 @@ class Generator:
              'enable_mergejoin': r.choice(['off', 'off', 'on']),
              'work_mem': r.choice(['4MB', '4MB', '256kB']) if self.shape != 'not_in' else '4MB',
              'max_parallel_workers_per_gather': '0'}
-        if r.random() < 0.25:
-            s.update({'max_parallel_workers_per_gather': '2', 'parallel_setup_cost': '0',
-                      'parallel_tuple_cost': '0', 'min_parallel_table_scan_size': '0'})
-        else:
-            s.update({'parallel_setup_cost': '1000', 'parallel_tuple_cost': '0.1',
-                      'min_parallel_table_scan_size': '8MB'})
+        s.update(parallel_settings(r))
         return s
 
 
@@ -391,6 +481,14 @@ def filter_lines(text):
     return sum(1 for line in text.splitlines() if 'Runtime Filter' in line)
 
 
+def parallel_settings(r):
+    """Parallel plans one time in four."""
+    if r.random() < 0.25:
+        return {'max_parallel_workers_per_gather': '2', 'parallel_setup_cost': '0',
+                'parallel_tuple_cost': '0', 'min_parallel_table_scan_size': '0'}
+    return {'parallel_setup_cost': '1000', 'parallel_tuple_cost': '0.1', 'min_parallel_table_scan_size': '8MB'}
+
+
 def run(cur, sql):
     """The rows of sql, sorted, or the error."""
     try:
@@ -414,15 +512,16 @@ def main():
     cur = local.cursor()
     if 'scans' in MODES:
         setup_scans(cur)
-    total = {'queries': 0, 'local': 0, 'remote': 0, 'transferred': 0, 'differences': 0, 'errors': 0,
-             'timeouts': 0}
+    total = {'queries': 0, 'local': 0, 'remote': 0, 'transferred': 0, 'prebuilt': 0, 'differences': 0,
+             'errors': 0, 'timeouts': 0}
     failed = False
     for seed, mode in ((seed, mode) for seed in SEEDS for mode in MODES):
         rng = random.Random(f'{seed}-{mode}')
         cur.execute('RESET ALL')  # no mode's settings in the next
-        gen = {'scans': ScanGenerator, 'transfer': TransferGenerator}.get(mode, Generator)(rng, mode)
-        counts = {'queries': 0, 'local': 0, 'remote': 0, 'transferred': 0, 'differences': 0, 'errors': 0,
-                  'timeouts': 0}
+        gen = StarGenerator(rng) if mode == 'star' else \
+            {'scans': ScanGenerator, 'transfer': TransferGenerator}.get(mode, Generator)(rng, mode)
+        counts = {'queries': 0, 'local': 0, 'remote': 0, 'transferred': 0, 'prebuilt': 0, 'differences': 0,
+                  'errors': 0, 'timeouts': 0}
         wrapped = 0
         for i in range(QUERIES):
             sql = gen.query()
@@ -449,6 +548,7 @@ def main():
             off, off_err = run(cur, sql)
             counts['queries'] += 1
             wrapped += 'BloomRuntimeFilter' in text
+            counts['prebuilt'] += 'BloomFilterPrebuild' in text
             if 'Runtime Filter' in text:
                 if '(remote)' in text:
                     counts['remote'] += 1
@@ -471,7 +571,7 @@ def main():
         failed |= not ok
         print(f"{'ok' if ok else 'FAILED'} - {mode}, seed {seed}: {counts['queries']} random joins, "
               f"{counts['local']} with a local filter, {counts['remote']} with a remote filter, "
-              f"{counts['transferred']} with filters transferred, "
+              f"{counts['transferred']} with filters transferred, {counts['prebuilt']} built first, "
               f"{counts['differences']} differences, {counts['errors']} errors, {counts['timeouts']} timeouts"
               + (f", {wrapped} with the filter node over an index or bitmap scan" if mode == 'scans' else ''),
               flush=True)
@@ -479,6 +579,7 @@ def main():
             total[k] += counts[k]
     print(f"runtime-filter-diff-counts: queries {total['queries']}, local filter {total['local']}, "
           f"remote filter {total['remote']}, transferred {total['transferred']}, "
+          f"built first {total['prebuilt']}, "
           f"differences {total['differences']}, errors {total['errors']}, "
           f"timeouts {total['timeouts']}")
     return 1 if failed else 0

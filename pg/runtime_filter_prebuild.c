@@ -1,0 +1,789 @@
+/*
+ * runtime_filter_prebuild.c - runtime filters for joins that build no hash
+ * table (runtime_filter_plan.h): a filter built first from the selective
+ * side, applied at the scans of the other.
+ *
+ * A star join often reaches a selective dimension by a nested loop over its
+ * key's index: every fact row pays an index lookup, most of them for
+ * nothing.  Where the estimates say it pays, a second scan of the
+ * dimension with its own conditions (those that do not depend on the
+ * fact row) builds a filter of its keys before the first fact row is read,
+ * and the fact table's scan drops the rows whose key is not in it.
+ *
+ * The shapes:
+ *   nested loop  inner or semi, the inner side a parameterized Index Scan or
+ *                Index Only Scan of a table (under a Memoize or not), whose
+ *                quals set the key equal to a parameter of the loop
+ *   merge join   one side a scan of a table with its own conditions (under
+ *                a Sort or not), whose keys filter the other side: the
+ *                outer side of an inner or semi join, the inner side of an
+ *                inner join
+ *
+ * Decided by estimates: the probed side at least
+ * bloomfilter.runtime_filter_min_rows rows, at most
+ * bloomfilter.runtime_filter_max_pass of them kept by the join, the
+ * selective side's keys within bloomfilter.runtime_filter_max_size, and the
+ * rows dropped saving more than the build's scan and the probes cost.
+ *
+ * The build's scan is a Seq Scan of the same range table entry with the
+ * conditions that are safe to evaluate on every row of the table: no
+ * parameter of this join, no volatile or leaky function (a leaky one could
+ * fail on a row the join never reads), no subplan.  Leaving a condition out
+ * only lets more keys into the filter: never a false negative.  Its hash is
+ * the join operator's (hashable, strict, deterministic collation).
+ *
+ * The node that runs it, Custom Scan (BloomFilterPrebuild), sits on top of
+ * the side that is probed and returns that side's rows unchanged; before
+ * the first one it runs the build (Custom Scan BloomFilterBuild over the
+ * Seq Scan, its custom_plans child) to the end, so the filter is in its
+ * parameter slot before any probe reads it.  A rescan builds again only
+ * when a parameter of the build's conditions changed (one from an outer
+ * query level, say); the filter is then traced only through nodes that
+ * keep no rows between rescans.  Parallel plans: below a Gather each
+ * participant builds its own filter (the dimension is small, and nothing
+ * has to wait for another process); above one, the Gather sends the
+ * finished filter to its workers (initParam).
+ */
+#include "bloomfilter.h"
+#include "runtime_filter.h"
+#include "runtime_filter_plan.h"
+
+#include "access/table.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_type.h"
+#include "executor/executor.h"
+#include "nodes/extensible.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/clauses.h"
+#include "optimizer/cost.h"
+#include "optimizer/optimizer.h"
+#include "parser/parsetree.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+
+/* ---- the node ---- */
+
+typedef struct PrebuildState
+{
+	CustomScanState css;
+	bool		built;			/* the filter of the current parameters is in */
+} PrebuildState;
+
+static Node *create_state(CustomScan *cscan);
+static void begin_prebuild(CustomScanState *node, EState *estate, int eflags);
+static TupleTableSlot *exec_prebuild(CustomScanState *node);
+static void end_prebuild(CustomScanState *node);
+static void rescan_prebuild(CustomScanState *node);
+static void mark_prebuild(CustomScanState *node);
+static void restore_prebuild(CustomScanState *node);
+
+static const CustomScanMethods prebuild_methods = {
+	.CustomName = BLOOM_FILTER_PREBUILD_NAME,
+	.CreateCustomScanState = create_state,
+};
+
+static const CustomExecMethods prebuild_exec_methods = {
+	.CustomName = BLOOM_FILTER_PREBUILD_NAME,
+	.BeginCustomScan = begin_prebuild,
+	.ExecCustomScan = exec_prebuild,
+	.EndCustomScan = end_prebuild,
+	.ReScanCustomScan = rescan_prebuild,
+	.MarkPosCustomScan = mark_prebuild,
+	.RestrPosCustomScan = restore_prebuild,
+};
+
+void
+bloom_runtime_prebuild_register(void)
+{
+	RegisterCustomScanMethods(&prebuild_methods);
+}
+
+bool
+bloom_runtime_is_prebuild(Plan *plan)
+{
+	return IsA(plan, CustomScan) && ((CustomScan *) plan)->methods == &prebuild_methods;
+}
+
+static Node *
+create_state(CustomScan *cscan)
+{
+	PrebuildState *state = palloc0(sizeof(PrebuildState));
+
+	NodeSetTag(state, T_CustomScanState);
+	state->css.flags = cscan->flags;
+	state->css.methods = &prebuild_exec_methods;
+	return (Node *) state;
+}
+
+static void
+begin_prebuild(CustomScanState *node, EState *estate, int eflags)
+{
+	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
+	PlanState  *child;
+	bool		fixed;
+
+	child = ExecInitNode(outerPlan(cscan), estate, eflags);
+	outerPlanState(node) = child;
+	/* the build is read forward once */
+	node->custom_ps = list_make1(ExecInitNode(linitial(cscan->custom_plans), estate,
+											  eflags & ~(EXEC_FLAG_BACKWARD | EXEC_FLAG_MARK |
+														 EXEC_FLAG_REWIND)));
+	/* the rows returned are the child's own slots */
+	node->ss.ps.resultops = ExecGetResultSlotOps(child, &fixed);
+	node->ss.ps.resultopsfixed = fixed;
+	node->ss.ps.resultopsset = true;
+}
+
+static TupleTableSlot *
+exec_prebuild(CustomScanState *node)
+{
+	PrebuildState *state = (PrebuildState *) node;
+
+	if (!state->built)
+	{
+		PlanState  *build = linitial(node->custom_ps);
+
+		/* the build node publishes the filter when its child is exhausted
+		 * (TupIsNull reads its argument twice: one call a row) */
+		for (;;)
+		{
+			TupleTableSlot *slot = ExecProcNode(build);
+
+			if (TupIsNull(slot))
+				break;
+		}
+		state->built = true;
+	}
+	return ExecProcNode(outerPlanState(node));
+}
+
+static void
+end_prebuild(CustomScanState *node)
+{
+	ExecEndNode(outerPlanState(node));
+	ExecEndNode(linitial(node->custom_ps));
+}
+
+static void
+rescan_prebuild(CustomScanState *node)
+{
+	PrebuildState *state = (PrebuildState *) node;
+	PlanState  *build = linitial(node->custom_ps);
+	PlanState  *child = outerPlanState(node);
+
+	/* the same conditions make the same filter: build again only when a
+	 * parameter of them changed (ExecProcNode rescans the build then) */
+	if (node->ss.ps.chgParam != NULL)
+		UpdateChangedParamSet(build, node->ss.ps.chgParam);
+	if (build->chgParam != NULL)
+		state->built = false;
+	if (child->chgParam == NULL)
+		ExecReScan(child);
+}
+
+/* under a merge join's inner side: the child's positions */
+static void
+mark_prebuild(CustomScanState *node)
+{
+	ExecMarkPos(outerPlanState(node));
+}
+
+static void
+restore_prebuild(CustomScanState *node)
+{
+	ExecRestrPos(outerPlanState(node));
+}
+
+/* ---- planning ---- */
+
+/* What a join offers for a filter built first. */
+typedef struct Prebuild
+{
+	Plan	  **probe_side;		/* the link to the side to filter */
+	Expr	   *probe_key;		/* the key, of that side's output */
+	Index		rti;			/* the selective side's table */
+	Expr	   *build_key;		/* its key, of the table's columns */
+	List	   *conditions;		/* its own conditions, any of them */
+	Oid			op;				/* probe key = build key */
+	bool		build_on_left;	/* the build key is op's left operand */
+	Oid			collation;
+	bool		parallel_safe;
+	double		probe_rows;		/* rows of the probe side */
+	double		pass;			/* the share of them the join keeps */
+	double		saved_per_row;	/* what a row dropped saves the join */
+} Prebuild;
+
+/* Parameters (PARAM_EXEC) an expression reads. */
+static bool
+params_walker(Node *node, Bitmapset **ids)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Param) && ((Param *) node)->paramkind == PARAM_EXEC)
+		*ids = bms_add_member(*ids, ((Param *) node)->paramid);
+	return expression_tree_walker(node, params_walker, ids);
+}
+
+static Bitmapset *
+params_of(Node *node)
+{
+	Bitmapset  *ids = NULL;
+
+	(void) params_walker(node, &ids);
+	return ids;
+}
+
+/* Whether an expression has a Var of another relation than rti, a subplan,
+ * an aggregate, a parameter of a sublink (nothing a scan of rti alone could
+ * compute: a query's parameters and PARAM_EXEC slots it can). */
+typedef struct ForeignContext
+{
+	Index		rti;
+	bool		found;
+} ForeignContext;
+
+static bool
+foreign_walker(Node *node, ForeignContext *fc)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Var))
+	{
+		Var		   *var = (Var *) node;
+
+		if (var->varno != (int) fc->rti || var->varlevelsup != 0)
+			fc->found = true;
+		return false;
+	}
+	if (IsA(node, SubPlan) || IsA(node, AlternativeSubPlan) || IsA(node, SubLink) ||
+		IsA(node, Aggref) || IsA(node, WindowFunc) || IsA(node, GroupingFunc) ||
+		(IsA(node, Param) && ((Param *) node)->paramkind != PARAM_EXEC &&
+		 ((Param *) node)->paramkind != PARAM_EXTERN))
+	{
+		fc->found = true;
+		return false;
+	}
+	return expression_tree_walker(node, foreign_walker, fc);
+}
+
+/*
+ * Whether a scan of rti may evaluate expr on every row of the table: only
+ * rti's columns and parameters not in excluded, nothing volatile, nothing
+ * that could fail or leak (a row the join never reads could make it fail).
+ */
+static bool
+safe_on_every_row(Node *expr, Index rti, Bitmapset *excluded)
+{
+	ForeignContext fc = {rti, false};
+	Bitmapset  *params;
+	bool		overlap;
+
+	(void) foreign_walker(expr, &fc);
+	if (fc.found || contain_volatile_functions(expr) || expression_returns_set(expr) ||
+		contain_leaked_vars(expr))
+		return false;
+	params = params_of(expr);
+	overlap = bms_overlap(params, excluded);
+	bms_free(params);
+	return !overlap;
+}
+
+static Expr *
+strip_relabel(Expr *expr)
+{
+	while (expr != NULL && IsA(expr, RelabelType))
+		expr = ((RelabelType *) expr)->arg;
+	return expr;
+}
+
+/* An index-only scan's quals (recheckqual too, after setrefs) read the
+ * index's columns: its tlist says which of the table's columns (or
+ * expressions of them) they are. */
+static Node *
+index_to_table_mutator(Node *node, List *indextlist)
+{
+	if (node == NULL)
+		return NULL;
+	if (IsA(node, Var) && ((Var *) node)->varno == INDEX_VAR)
+	{
+		Var		   *var = (Var *) node;
+
+		if (var->varattno <= 0 || var->varattno > list_length(indextlist))
+			elog(ERROR, "index-only scan column %d out of range", var->varattno);
+		return (Node *) copyObjectImpl(list_nth_node(TargetEntry, indextlist, var->varattno - 1)->expr);
+	}
+	return expression_tree_mutator(node, index_to_table_mutator, indextlist);
+}
+
+/* The conditions of a scan, of its table's columns; false for another kind. */
+static bool
+scan_conditions(Plan *scan, List **conditions)
+{
+	switch (nodeTag(scan))
+	{
+		case T_SeqScan:
+			*conditions = list_copy(scan->qual);
+			return true;
+		case T_IndexScan:
+			*conditions = list_concat(list_copy(((IndexScan *) scan)->indexqualorig),
+									  scan->qual);
+			return true;
+		case T_IndexOnlyScan:
+			{
+				IndexOnlyScan *ios = (IndexOnlyScan *) scan;
+
+				*conditions = (List *) index_to_table_mutator((Node *) list_concat(list_copy(ios->recheckqual),
+																				   scan->qual),
+															  ios->indextlist);
+			}
+			return true;
+		default:
+			return false;
+	}
+}
+
+/* Whether rti is a table (or materialized view) a Seq Scan can read. */
+static bool
+plain_table(InjectContext *cx, Index rti, double *tuples, double *pages)
+{
+	RangeTblEntry *rte = rt_fetch(rti, cx->stmt->rtable);
+	Relation	rel;
+
+	if (rte->rtekind != RTE_RELATION ||
+		(rte->relkind != RELKIND_RELATION && rte->relkind != RELKIND_MATVIEW))
+		return false;
+	/* the planner holds a lock on every table it planned */
+	rel = table_open(rte->relid, NoLock);
+	*tuples = rel->rd_rel->reltuples;
+	*pages = rel->rd_rel->relpages;
+	table_close(rel, NoLock);
+	return *tuples >= 0;
+}
+
+/* Whether op (under collation) can make a filter: strict, hashable, and
+ * equal values hash alike. */
+static bool
+filter_operator(Oid op, Oid collation)
+{
+	Oid			left,
+				right;
+
+	return op_strict(op) && get_op_hash_functions(op, &left, &right) &&
+		(!OidIsValid(collation) || get_collation_isdeterministic(collation));
+}
+
+/* The conditions of rti's scan that a build may evaluate on every row. */
+static List *
+build_conditions(List *conditions, Index rti, Bitmapset *excluded)
+{
+	List	   *result = NIL;
+	ListCell   *lc;
+
+	foreach(lc, conditions)
+		if (safe_on_every_row(lfirst(lc), rti, excluded))
+			result = lappend(result, copyObjectImpl(lfirst(lc)));
+	return result;
+}
+
+/*
+ * A nested loop: its inner side a parameterized index scan whose quals set
+ * the key equal to a parameter the loop takes from its outer row.
+ */
+static bool
+nestloop_prebuild(NestLoop *nl, Prebuild *pb)
+{
+	Plan	   *inner = innerPlan(nl);
+	Plan	   *outer = outerPlan(nl);
+	Bitmapset  *loop_params = NULL;
+	double		miss = 1.0;
+	List	   *conditions;
+	ListCell   *lc;
+
+	if (nl->join.jointype != JOIN_INNER && nl->join.jointype != JOIN_SEMI)
+		return false;
+	if (inner != NULL && IsA(inner, Memoize))
+	{
+		/* a lookup it answers from its cache saves less: at best the
+		 * share of distinct keys it has to look up */
+		miss = Min(1.0, (double) ((Memoize *) inner)->est_entries / Max(outer->plan_rows, 1.0));
+		inner = outerPlan(inner);
+	}
+	if (inner == NULL || !(IsA(inner, IndexScan) || IsA(inner, IndexOnlyScan)) ||
+		!scan_conditions(inner, &conditions))
+		return false;
+	foreach(lc, nl->nestParams)
+		loop_params = bms_add_member(loop_params, ((NestLoopParam *) lfirst(lc))->paramno);
+
+	memset(pb, 0, sizeof(Prebuild));
+	pb->rti = ((Scan *) inner)->scanrelid;
+	foreach(lc, conditions)
+	{
+		OpExpr	   *clause = lfirst(lc);
+		Expr	   *left,
+				   *right;
+		Param	   *param;
+		Expr	   *dim;
+		ListCell   *p;
+
+		if (!IsA(clause, OpExpr) || list_length(clause->args) != 2)
+			continue;
+		left = strip_relabel(linitial(clause->args));
+		right = strip_relabel(lsecond(clause->args));
+		if (IsA(right, Param))
+		{
+			param = (Param *) right;
+			dim = linitial(clause->args);
+			pb->build_on_left = true;
+		}
+		else if (IsA(left, Param))
+		{
+			param = (Param *) left;
+			dim = lsecond(clause->args);
+			pb->build_on_left = false;
+		}
+		else
+			continue;
+		if (param->paramkind != PARAM_EXEC || !bms_is_member(param->paramid, loop_params) ||
+			!safe_on_every_row((Node *) dim, pb->rti, NULL) || params_of((Node *) dim) != NULL ||
+			!filter_operator(clause->opno, clause->inputcollid))
+			continue;
+		foreach(p, nl->nestParams)
+		{
+			NestLoopParam *nlp = lfirst(p);
+
+			if (nlp->paramno == param->paramid)
+				pb->probe_key = (Expr *) nlp->paramval;
+		}
+		if (pb->probe_key == NULL)
+			continue;
+		pb->build_key = dim;
+		pb->op = clause->opno;
+		pb->collation = clause->inputcollid;
+		break;
+	}
+	if (pb->build_key == NULL)
+		return false;
+	pb->conditions = build_conditions(conditions, pb->rti, loop_params);
+	pb->probe_side = &outerPlan(nl);
+	pb->parallel_safe = inner->parallel_safe;
+	pb->probe_rows = outer->plan_rows;
+	pb->pass = nl->join.plan.plan_rows / Max(outer->plan_rows, 1.0);
+	pb->saved_per_row = inner->total_cost * miss + cpu_tuple_cost;
+	return true;
+}
+
+/* The scan under a merge join's side (through a Sort), or NULL. */
+static Plan *
+merge_side_scan(Plan *side, Expr **key)
+{
+	Plan	   *scan = side;
+	Expr	   *bare;
+	TargetEntry *tle;
+
+	if (IsA(scan, Sort))
+	{
+		/* the key, of the Sort's output, is of its child's */
+		bare = strip_relabel(*key);
+		if (!IsA(bare, Var) || ((Var *) bare)->varattno <= 0 ||
+			((Var *) bare)->varattno > list_length(scan->targetlist))
+			return NULL;
+		tle = list_nth_node(TargetEntry, scan->targetlist, ((Var *) bare)->varattno - 1);
+		*key = tle->expr;
+		scan = outerPlan(scan);
+	}
+	if (!(IsA(scan, SeqScan) || IsA(scan, IndexScan) || IsA(scan, IndexOnlyScan)))
+		return NULL;
+	bare = strip_relabel(*key);
+	if (!IsA(bare, Var) || ((Var *) bare)->varattno <= 0 ||
+		((Var *) bare)->varattno > list_length(scan->targetlist))
+		return NULL;
+	*key = list_nth_node(TargetEntry, scan->targetlist, ((Var *) bare)->varattno - 1)->expr;
+	if (IsA(scan, IndexOnlyScan))
+		*key = (Expr *) index_to_table_mutator((Node *) *key, ((IndexOnlyScan *) scan)->indextlist);
+	return scan;
+}
+
+/* Vars of the inner side (INNER_VAR) as the outer side's (OUTER_VAR): an
+ * inner key in the terms the trace reads. */
+static Node *
+inner_to_outer_mutator(Node *node, void *context)
+{
+	if (node == NULL)
+		return NULL;
+	if (IsA(node, Var) && ((Var *) node)->varno == INNER_VAR)
+	{
+		Var		   *var = (Var *) copyObjectImpl(node);
+
+		var->varno = OUTER_VAR;
+		return (Node *) var;
+	}
+	return expression_tree_mutator(node, inner_to_outer_mutator, context);
+}
+
+/*
+ * One side of a merge join as the selective one: a scan of a table with its
+ * own conditions (under a Sort or not), whose keys filter the other side.
+ */
+static bool
+merge_side_prebuild(MergeJoin *mj, OpExpr *clause, bool selective_inner, Prebuild *pb)
+{
+	Plan	   *selective = selective_inner ? innerPlan(mj) : outerPlan(mj);
+	Plan	   *probed = selective_inner ? outerPlan(mj) : innerPlan(mj);
+	Expr	   *key = selective_inner ? lsecond(clause->args) : linitial(clause->args);
+	Plan	   *scan;
+	List	   *conditions;
+
+	memset(pb, 0, sizeof(Prebuild));
+	if ((scan = merge_side_scan(selective, &key)) == NULL || !scan_conditions(scan, &conditions))
+		return false;
+	pb->rti = ((Scan *) scan)->scanrelid;
+	if (!safe_on_every_row((Node *) key, pb->rti, NULL) || params_of((Node *) key) != NULL)
+		return false;
+	pb->conditions = build_conditions(conditions, pb->rti, NULL);
+	if (pb->conditions == NIL)
+		return false;			/* nothing selective about it */
+	pb->build_key = key;
+	pb->build_on_left = !selective_inner;
+	pb->probe_key = selective_inner ? linitial(clause->args) :
+		(Expr *) inner_to_outer_mutator((Node *) lsecond(clause->args), NULL);
+	pb->op = clause->opno;
+	pb->collation = clause->inputcollid;
+	pb->probe_side = selective_inner ? &outerPlan(mj) : &innerPlan(mj);
+	pb->parallel_safe = scan->parallel_safe;
+	pb->probe_rows = probed->plan_rows;
+	pb->pass = mj->join.plan.plan_rows / Max(probed->plan_rows, 1.0);
+	/* its step of the merge (its sort is in the side's cost) */
+	pb->saved_per_row = cpu_tuple_cost;
+	return true;
+}
+
+/*
+ * A merge join: the side to filter loses the rows that match nothing on the
+ * selective side (the outer side of an inner or semi join, the inner side
+ * of an inner join); setrefs puts the outer side's key first.
+ */
+static bool
+mergejoin_prebuild(MergeJoin *mj, Prebuild *pb)
+{
+	OpExpr	   *clause;
+	JoinType	jointype = mj->join.jointype;
+
+	if (mj->mergeclauses == NIL)
+		return false;
+	clause = linitial(mj->mergeclauses);
+	if (!IsA(clause, OpExpr) || list_length(clause->args) != 2 ||
+		!filter_operator(clause->opno, clause->inputcollid))
+		return false;
+	if ((jointype == JOIN_INNER || jointype == JOIN_SEMI) &&
+		merge_side_prebuild(mj, clause, true, pb))
+		return true;
+	return jointype == JOIN_INNER && merge_side_prebuild(mj, clause, false, pb);
+}
+
+/* Vars of each column of plan's output, of varno (the rows passed through). */
+static List *
+passthrough_tlist(Plan *plan, int varno)
+{
+	List	   *tlist = NIL;
+	ListCell   *lc;
+
+	foreach(lc, plan->targetlist)
+	{
+		TargetEntry *tle = lfirst_node(TargetEntry, lc);
+
+		tlist = lappend(tlist,
+						makeTargetEntry((Expr *) makeVar(varno, tle->resno,
+														 exprType((Node *) tle->expr),
+														 exprTypmod((Node *) tle->expr),
+														 exprCollation((Node *) tle->expr), 0),
+										tle->resno, tle->resname, tle->resjunk));
+	}
+	return tlist;
+}
+
+/* The Seq Scan of the selective side's table that returns its keys. */
+static Plan *
+make_build_scan(InjectContext *cx, const Prebuild *pb, double est_keys, double cost)
+{
+	/* makeNode is a GNU statement expression (see bloom_context_create) */
+	SeqScan    *seq = (__extension__ makeNode(SeqScan));
+	Plan	   *plan = &seq->scan.plan;
+
+	seq->scan.scanrelid = pb->rti;
+	plan->targetlist = list_make1(makeTargetEntry(copyObjectImpl(pb->build_key), 1, NULL, false));
+	plan->qual = pb->conditions;
+	plan->startup_cost = 0;
+	plan->total_cost = cost;
+	plan->plan_rows = est_keys;
+	plan->plan_width = get_typavgwidth(exprType((Node *) pb->build_key),
+									   exprTypmod((Node *) pb->build_key));
+	plan->parallel_aware = false;
+	plan->parallel_safe = pb->parallel_safe;
+	plan->plan_node_id = cx->next_plan_node_id++;
+	plan->extParam = params_of((Node *) plan->qual);
+	plan->allParam = bms_copy(plan->extParam);
+	return plan;
+}
+
+/* The node that runs build before the first row of *link. */
+static void
+add_prebuild_node(InjectContext *cx, Plan **link, Plan *build, double cost)
+{
+	/* makeNode is a GNU statement expression (see bloom_context_create) */
+	CustomScan *cscan = (__extension__ makeNode(CustomScan));
+	Plan	   *child = *link;
+
+	/* the header of the child (rows, width, parallel safety, params) */
+	cscan->scan.plan = *child;
+	cscan->scan.plan.type = T_CustomScan;
+	cscan->scan.plan.targetlist = passthrough_tlist(child, INDEX_VAR);
+	cscan->scan.plan.qual = NIL;
+	cscan->scan.plan.initPlan = NIL;
+	cscan->scan.plan.lefttree = child;
+	cscan->scan.plan.righttree = NULL;
+	cscan->scan.plan.startup_cost += cost;
+	cscan->scan.plan.total_cost += cost;
+	cscan->scan.plan.parallel_aware = false;
+	cscan->scan.plan.parallel_safe = child->parallel_safe && build->parallel_safe;
+	cscan->scan.plan.async_capable = false;
+	cscan->scan.plan.plan_node_id = cx->next_plan_node_id++;
+	cscan->scan.plan.extParam = bms_union(child->extParam, build->extParam);
+	cscan->scan.plan.allParam = bms_union(child->allParam, build->allParam);
+	cscan->scan.scanrelid = 0;
+	cscan->flags = CUSTOMPATH_SUPPORT_MARK_RESTORE;
+	cscan->custom_plans = list_make1(build);
+	cscan->custom_exprs = NIL;
+	cscan->custom_private = NIL;
+	cscan->custom_scan_tlist = passthrough_tlist(child, OUTER_VAR);
+	cscan->custom_relids = NULL;
+	cscan->methods = &prebuild_methods;
+	*link = (Plan *) cscan;
+}
+
+/* Whether target's scan may probe another filter. */
+static bool
+probe_target(Target *target)
+{
+	Plan	   *scan = *target->link;
+
+	return IsA(scan, SeqScan) || bloom_runtime_wrappable(scan) ||
+		(bloom_runtime_is_probe(scan) && bloom_runtime_probe_has_room((CustomScan *) scan));
+}
+
+/* Estimates, the probes, the build. */
+static void
+add_prebuild(InjectContext *cx, Prebuild *pb, bool may_rescan)
+{
+	double		tuples,
+				pages,
+				est_keys,
+				build_cost,
+				scans_cost = 0,
+				scans_rows = 0,
+				above,
+				saved;
+	Oid			left,
+				right;
+	List	   *targets = NIL;
+	RuntimeFilterSpec spec;
+	Plan	   *scan;
+	Expr	   *build_key;
+	CustomScan *build;
+	ListCell   *lc;
+
+	if (pb->probe_rows < bloomfilter_runtime_filter_min_rows ||
+		pb->pass > bloomfilter_runtime_filter_max_pass ||
+		!plain_table(cx, pb->rti, &tuples, &pages) ||
+		!get_op_hash_functions(pb->op, &left, &right))
+		return;
+
+	/*
+	 * The keys: for a key the selective side has once, the share of its
+	 * table the join keeps is about the share of probe rows it keeps.
+	 */
+	est_keys = clamp_row_est(tuples * Max(pb->pass, 0.0));
+	if (est_keys > bloom_runtime_filter_max_keys(RUNTIME_FILTER_JOIN_HASH))
+		return;
+
+	/*
+	 * The scans: a filter built again with other keys must not reach rows
+	 * kept from before; one that never changes may (its rows stay right).
+	 */
+	foreach(lc, bloom_runtime_trace_key(cx, pb->probe_side, pb->probe_key, 0, pb->op,
+										pb->collation,
+										may_rescan && params_of((Node *) pb->conditions) != NULL))
+	{
+		Target	   *t = lfirst(lc);
+
+		if (!probe_target(t))
+			continue;
+		targets = lappend(targets, t);
+		scans_cost += (*t->link)->total_cost;
+		scans_rows += (*t->link)->plan_rows;
+	}
+	if (targets == NIL)
+		return;
+
+	/*
+	 * Worth it when the rows dropped save more than the build and the
+	 * probes cost: each row dropped saves its share of the work between the
+	 * scans and the join (the probed side's cost but the scans') and its
+	 * step of the join (an index lookup, a merge).
+	 */
+	build_cost = pages * seq_page_cost +
+		tuples * (cpu_tuple_cost + list_length(pb->conditions) * cpu_operator_cost) +
+		est_keys * cpu_operator_cost;
+	above = Max(0.0, (*pb->probe_side)->total_cost - scans_cost);
+	saved = (1.0 - pb->pass) * (above + pb->probe_rows * pb->saved_per_row);
+	if (build_cost + scans_rows * cpu_operator_cost >= saved)
+		return;
+
+	memset(&spec, 0, sizeof spec);
+	spec.filter_id = cx->next_filter_id++;
+	spec.paramid = bloom_runtime_new_param(cx, BYTEAOID);
+	spec.kind = RUNTIME_FILTER_JOIN_HASH;
+	spec.nkeys = 1;
+	spec.collations = list_make1_oid(pb->collation);
+	spec.integer_keys = list_make1_int(bloom_runtime_integer_key(left, right));
+	spec.est_keys = est_keys;
+	foreach(lc, targets)
+	{
+		Target	   *t = lfirst(lc);
+		Plan	   *probe = *t->link;
+		/* a key reached through another join's equality: its type's */
+		Oid			func = OidIsValid(t->hashfunc) ? t->hashfunc : (pb->build_on_left ? right : left);
+
+		spec.hashfuncs = list_make1_oid(func);
+		spec.integer_keys = list_make1_int(bloom_runtime_integer_key(func, pb->build_on_left ? left : right));
+		if (!bloom_runtime_is_probe(probe))
+			*t->link = bloom_runtime_probe_make(probe, list_make1(t->expr), &spec, &cx->next_plan_node_id);
+		else
+			bloom_runtime_probe_add((CustomScan *) probe, list_make1(t->expr), &spec);
+		bloom_runtime_send_to_workers(t->gathers, spec.paramid);
+	}
+	spec.integer_keys = list_make1_int(bloom_runtime_integer_key(left, right));
+
+	/* the build: the keys of the selective side's own rows */
+	scan = make_build_scan(cx, pb, est_keys, build_cost);
+	build_key = (Expr *) makeVar(OUTER_VAR, 1, exprType((Node *) pb->build_key),
+								 exprTypmod((Node *) pb->build_key),
+								 exprCollation((Node *) pb->build_key), 0);
+	spec.hashfuncs = list_make1_oid(pb->build_on_left ? left : right);
+	build = bloom_runtime_build_make(scan, list_make1(build_key), &spec, false);
+	build->scan.plan.plan_node_id = cx->next_plan_node_id++;
+	add_prebuild_node(cx, pb->probe_side, (Plan *) build, build_cost);
+}
+
+void
+bloom_runtime_prebuild_consider(InjectContext *cx, Join *join, bool may_rescan)
+{
+	Prebuild	pb;
+
+	/* a row lock or a recheck reads other rows than the build saw */
+	if (cx->stmt->commandType != CMD_SELECT || cx->stmt->rowMarks != NIL)
+		return;
+	if (IsA(join, NestLoop) ? nestloop_prebuild((NestLoop *) join, &pb) :
+		IsA(join, MergeJoin) && mergejoin_prebuild((MergeJoin *) join, &pb))
+		add_prebuild(cx, &pb, may_rescan);
+}
