@@ -2,7 +2,7 @@
 # Runtime filters built first, for joins that build no hash table (make
 # bench-pg-prebuild, part of make bench-pg): run by bench/run_pg.sh in a
 # throwaway server.  A star schema: a fact table of BENCH_PREBUILD_ROWS rows
-# (default 10^7), a dimension of a tenth as many rows with a primary key,
+# (default 2*10^6), a dimension of a tenth as many rows with a primary key,
 # 1% of them selected, and a second one of 1,000 rows (10% selected).  The
 # joins are forced to what PostgreSQL picks for a star join over a
 # dimension's key index, or a merge join (settings per query, below), and
@@ -22,13 +22,13 @@
 #   not selective            90% of the dimension selected: the estimates
 #                            say no, no filter
 #
-# Median of BENCH_PREBUILD_RUNS rounds (default 5) in one backend; the
+# Median of BENCH_PREBUILD_RUNS rounds (default 3) in one backend; the
 # library is loaded with session_preload_libraries; each pair must give the
 # same answer, and the plans must have a filter built first where one is
 # expected (the script stops otherwise).
 set -eu
-ROWS=${BENCH_PREBUILD_ROWS:-10000000}
-RUNS=${BENCH_PREBUILD_RUNS:-5}
+ROWS=${BENCH_PREBUILD_ROWS:-2000000}
+RUNS=${BENCH_PREBUILD_RUNS:-3}
 DIM=$((ROWS / 10))
 psql() { command psql -X -q -v ON_ERROR_STOP=1 "$@"; }
 export PGOPTIONS="-c session_preload_libraries=bloomfilter"
