@@ -496,7 +496,9 @@ walk_plan(InjectContext *cx, Plan *plan, bool may_rescan)
 		case T_MergeJoin:
 			walk_plan(cx, plan->lefttree, may_rescan);
 			walk_plan(cx, plan->righttree, true);
-			bloom_runtime_prebuild_consider(cx, (Join *) plan, may_rescan);
+			/* once: the reconsidering rounds are for hash joins' build sides */
+			if (!cx->reconsider)
+				bloom_runtime_prebuild_consider(cx, (Join *) plan, may_rescan);
 			return;
 		case T_Memoize:
 		case T_RecursiveUnion:
