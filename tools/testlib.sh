@@ -25,7 +25,10 @@ tl_begin() {
     TL_NAME=$1
     TL_PASSED=0 TL_FAILED=0 TL_SKIPPED=0
     cd "$TL_ROOT" || exit 1
-    TL_OUT=build/test/${2:-$TL_NAME}${PG:+-$(pg_major)}
+    local majors
+    # "15 16 17": a name without spaces, which make and pg_regress take
+    majors=$(echo ${PG:+$(pg_major)} | tr ' ' '-')
+    TL_OUT=build/test/${2:-$TL_NAME}${majors:+-$majors}
     rm -rf "$TL_OUT"
     mkdir -p "$TL_OUT"
 }
