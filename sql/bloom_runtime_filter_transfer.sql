@@ -146,7 +146,10 @@ SELECT 'another collation below' AS q,
        (filters_on > filters_without_transfer) =
            (SELECT collisdeterministic FROM pg_collation WHERE collname = 'rt_ci')
            AS transferred_iff_deterministic,
-       row_count, same
+       -- a case-insensitive rt_ci matches more names than "C" (no ICU)
+       row_count = CASE WHEN (SELECT collisdeterministic FROM pg_collation WHERE collname = 'rt_ci')
+                        THEN 1333 ELSE 2000 END AS rows_as_the_collation_says,
+       same
 FROM rt_same($$
 SELECT o.o_orderkey, n.n_custkey FROM rt_orders o JOIN rt_names n ON n.n_name = o.o_custname COLLATE rt_ci
 JOIN rt_customer c ON c.c_name = n.n_name COLLATE "C" WHERE c.c_nation = 3$$);
