@@ -119,7 +119,7 @@ make --no-print-directory sqlite >build/test/logs/sqlite-build.log 2>&1 ||
 # idles at the end: the majors, then the suites over all majors (they need
 # the majors' servers, which the majors' units made or are making), then
 # the suites that run once, the long ones (once_first) first.
-once_first="sqlite docs core reach fuzz"
+once_first="sqlite docs docs-pg core reach fuzz"
 units=()
 for major in $majors; do units+=("major $major"); done
 for suite in tools/suites/*.sh; do

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# scope: each major
+# scope: once
 # The PostgreSQL examples of README.md and docs/*.md (tools/doctest.py
 # --engines pg: SQL on PostgreSQL, and the shell and Python blocks that need
-# a server) on a server of the major under test.
+# a server) on a server of the major PG (default: the first of pg/majors).
+# Once, not per major: pg_regress checks on every major the behaviour the
+# examples show (docs/ARCHITECTURE.md, "Tests").
 # Ends with "docs-pg: N passed, M failed"; exit 1 on any failure.
 set -u
 . "$(dirname "$0")/../testlib.sh"
