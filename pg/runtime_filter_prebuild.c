@@ -671,6 +671,57 @@ probe_target(Target *target)
 		(bloom_runtime_is_probe(scan) && bloom_runtime_probe_has_room((CustomScan *) scan));
 }
 
+/*
+ * How many times the plan at *link runs for one run of *root: the outer
+ * rows of each nested loop whose inner side leads there (an index scan
+ * under a nested loop runs once per outer row, and its cost is per run).
+ * 0 when *link is not below *root.
+ */
+static double
+runs_below(Plan *root, Plan **link)
+{
+	double		runs;
+	ListCell   *lc;
+
+	if (root == NULL)
+		return 0;
+	if (root == *link)
+		return 1;
+	if ((runs = runs_below(root->lefttree, link)) > 0)
+		return runs;
+	if ((runs = runs_below(root->righttree, link)) > 0)
+		return IsA(root, NestLoop) ? runs * Max(root->lefttree->plan_rows, 1.0) : runs;
+	switch (nodeTag(root))
+	{
+		case T_SubqueryScan:
+			return runs_below(((SubqueryScan *) root)->subplan, link);
+		case T_Append:
+			foreach(lc, ((Append *) root)->appendplans)
+			{
+				if ((runs = runs_below(lfirst(lc), link)) > 0)
+					return runs;
+			}
+			break;
+		case T_MergeAppend:
+			foreach(lc, ((MergeAppend *) root)->mergeplans)
+			{
+				if ((runs = runs_below(lfirst(lc), link)) > 0)
+					return runs;
+			}
+			break;
+		case T_CustomScan:
+			foreach(lc, ((CustomScan *) root)->custom_plans)
+			{
+				if ((runs = runs_below(lfirst(lc), link)) > 0)
+					return runs;
+			}
+			break;
+		default:
+			break;
+	}
+	return 0;
+}
+
 /* Estimates, the probes, the build. */
 static void
 add_prebuild(InjectContext *cx, Prebuild *pb, bool may_rescan)
@@ -681,6 +732,7 @@ add_prebuild(InjectContext *cx, Prebuild *pb, bool may_rescan)
 				build_cost,
 				scans_cost = 0,
 				scans_rows = 0,
+				runs,
 				above,
 				saved;
 	Oid			left,
@@ -718,9 +770,10 @@ add_prebuild(InjectContext *cx, Prebuild *pb, bool may_rescan)
 
 		if (!probe_target(t))
 			continue;
+		runs = Max(runs_below(*pb->probe_side, t->link), 1.0);
 		targets = lappend(targets, t);
-		scans_cost += (*t->link)->total_cost;
-		scans_rows += (*t->link)->plan_rows;
+		scans_cost += runs * (*t->link)->total_cost;
+		scans_rows += runs * (*t->link)->plan_rows;
 	}
 	if (targets == NIL)
 		return;
@@ -728,8 +781,10 @@ add_prebuild(InjectContext *cx, Prebuild *pb, bool may_rescan)
 	/*
 	 * Worth it when the rows dropped save more than the build and the
 	 * probes cost: each row dropped saves its share of the work between the
-	 * scans and the join (the probed side's cost but the scans') and its
-	 * step of the join (an index lookup, a merge).
+	 * scans and the join (the probed side's cost but the scans', each
+	 * counted as often as it runs: a scan on the inner side of a nested
+	 * loop runs once per outer row, and the filter above it saves none of
+	 * it) and its step of the join (an index lookup, a merge).
 	 */
 	build_cost = pages * seq_page_cost +
 		tuples * (cpu_tuple_cost + list_length(pb->conditions) * cpu_operator_cost) +

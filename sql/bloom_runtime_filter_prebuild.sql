@@ -148,4 +148,21 @@ RESET min_parallel_table_scan_size;
 -- A dimension that is not selective: the estimates say no.
 SELECT 'not selective' AS q, * FROM pb_same('SELECT f.id FROM pb_fact f JOIN pb_dim d ON d.k = f.k WHERE d.grp < 39');
 
+-- The fact rows reached by an index scan that runs once per row of a
+-- driving table: a filter above that scan saves the lookups in the
+-- dimension, never the scan's own runs.  With a large dimension the build
+-- costs more than those lookups: no filter; without the driving table the
+-- scan runs once and the same dimension pays.
+SET enable_mergejoin = off;
+CREATE TABLE pb_big AS SELECT g AS k, g % 40 = 0 AS sel FROM generate_series(0, 99999) g;
+ALTER TABLE pb_big ADD PRIMARY KEY (k);
+CREATE TABLE pb_drv AS SELECT g * 37 AS a FROM generate_series(1, 20) g;
+CREATE INDEX pb_fact_amount ON pb_fact (amount);
+ANALYZE pb_big, pb_drv;
+SELECT 'rescanned probe' AS q, * FROM pb_same('SELECT count(*) FROM pb_drv x JOIN pb_fact f ON f.amount = x.a JOIN pb_big d ON d.k = f.k WHERE d.sel')
+UNION ALL
+SELECT 'probe scanned once', * FROM pb_same('SELECT count(*) FROM pb_fact f JOIN pb_big d ON d.k = f.k WHERE d.sel');
+RESET enable_mergejoin;
+DROP TABLE pb_big, pb_drv;
+
 DROP TABLE pb_fact, pb_dim;
