@@ -116,23 +116,41 @@ make --no-print-directory sqlite >build/test/logs/sqlite-build.log 2>&1 ||
 # The units of work, BLOOM_TEST_JOBS at a time: each major's suites in
 # order (one unit: they share the major's installed copy), each suite over
 # all majors, each suite that runs once.  Longest first, so that no slot
-# idles at the end: the majors, then the suites over all majors (they need
-# the majors' servers, which the majors' units made or are making), then
-# the suites that run once, the long ones (once_first) first.
-once_first="sqlite docs docs-pg core reach fuzz"
-units=()
-for major in $majors; do units+=("major $major"); done
-for suite in tools/suites/*.sh; do
-    selected "$suite" && [ "$(scope_of "$suite")" = "all majors" ] && units+=("all $suite")
-done
+# idles at the end: the majors, with the two long suites that run once
+# (once_long, as long as a major) after every second major, then the
+# suites over all majors (they need the majors' servers, which the majors'
+# units made or are making), then the other suites that run once, the
+# longer ones (once_first) first.
+once_long="sqlite docs"
+once_first="fuzz docs-pg core reach"
 once=()
 for suite in tools/suites/*.sh; do
     selected "$suite" && [ "$(scope_of "$suite")" != "each major" ] &&
         [ "$(scope_of "$suite")" != "all majors" ] && once+=("$suite")
 done
-for name in $once_first; do
-    for suite in "${once[@]}"; do [[ $suite == */[0-9][0-9]-$name.sh ]] && units+=("once $suite"); done
+once_named() { # NAME...: the "once" units of the selected suites of these names
+    local name suite
+    for name in "$@"; do
+        for suite in "${once[@]}"; do [[ $suite == */[0-9][0-9]-$name.sh ]] && echo "once $suite"; done
+    done
+}
+mapfile -t long_units < <(once_named $once_long)
+units=()
+n=0
+for major in $majors; do
+    units+=("major $major")
+    n=$((n + 1))
+    if [ $((n % 2)) -eq 0 ] && [ ${#long_units[@]} -gt 0 ]; then
+        units+=("${long_units[0]}")
+        long_units=("${long_units[@]:1}")
+    fi
 done
+units+=("${long_units[@]}")
+for suite in tools/suites/*.sh; do
+    selected "$suite" && [ "$(scope_of "$suite")" = "all majors" ] && units+=("all $suite")
+done
+mapfile -t -O ${#units[@]} units < <(once_named $once_first)
+once_first="$once_long $once_first"
 for suite in "${once[@]}"; do
     name=$(basename "$suite" .sh)
     [[ " $once_first " == *" ${name#[0-9][0-9]-} "* ]] || units+=("once $suite")
