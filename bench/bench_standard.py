@@ -28,6 +28,9 @@ from psycopg import errors
 
 # ---- the queries, with the edits PostgreSQL needs ----
 
+# the most timed runs of a short query, each setting (--min-seconds)
+MAX_RUNS = 15
+
 TPCH_KEYS = """
 ALTER TABLE region ADD PRIMARY KEY (r_regionkey);
 ALTER TABLE nation ADD PRIMARY KEY (n_nationkey);
@@ -343,6 +346,8 @@ def main():
     ap.add_argument('--sf', required=True)
     ap.add_argument('--runs', type=int, default=3, help='timed runs each, on and off')
     ap.add_argument('--timeout', type=int, default=300, help='seconds a statement may run')
+    ap.add_argument('--min-seconds', type=float, default=6,
+                    help=f'a query runs on (at most {MAX_RUNS} times each) until on and off took this long together')
     ap.add_argument('--queries', default='', help='only these, e.g. Q3,Q5 (default: all)')
     ap.add_argument('--out', required=True, help='the table, as Markdown; beside it the raw figures (.json)')
     ap.add_argument('--no-load', action='store_true', help='the tables are loaded already')
@@ -392,8 +397,14 @@ def main():
                 continue
             r['same_plan'] = json.dumps(plan_off) == json.dumps(explain(conn, statements, True, False))
             rows, timed_out = {}, []
-            for i in range(args.runs):
-                for filter_on in ((True, False) if i % 2 == 0 else (False, True)):
+            # at least RUNS each; a short query runs on until both settings
+            # have had MIN_SECONDS together (at most MAX_RUNS each): a
+            # single run of 100 ms is noisy by more than 5%
+            i = 0
+            while i < args.runs or (i < MAX_RUNS and not timed_out and
+                                    sum(r['on']) + sum(r['off']) < args.min_seconds * 1000):
+                i += 1
+                for filter_on in ((True, False) if i % 2 == 1 else (False, True)):
                     try:
                         got, ms = run(conn, statements, filter_on)
                     except Timeout:
@@ -440,7 +451,10 @@ def report(args, results, server, settings, check_answers, planned, quiet=False)
     lines = [f'Queries {title}, scale factor {args.sf}, PostgreSQL {server}, '
              f'{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC; '
              + ', '.join(f'{k} {v}' for k, v in settings.items())
-             + f'; medians of {args.runs} runs each, on and off interleaved; timeout {args.timeout} s.', '']
+             + f'; medians of {args.runs} runs each'
+             + (f' (more, up to {MAX_RUNS}, while on and off together took under {args.min_seconds:g} s)'
+                if getattr(args, 'min_seconds', None) else '')
+             + f', on and off interleaved; timeout {args.timeout} s.', '']
     head = '| query | off ms | on ms | on / off | filters | probed on | rows removed | switched off | rows on = off |'
     if check_answers:
         head += ' reference answer |'
