@@ -196,8 +196,9 @@ bloom_runtime_spec_to_list(const RuntimeFilterSpec *spec)
 									  list_copy(spec->hashfuncs), list_copy(spec->collations),
 									  list_copy(spec->integer_keys), makeInteger(est));
 
-	/* the range's slot, or -1 */
-	return lappend(list, makeInteger(spec->has_range ? spec->range_paramid : -1));
+	/* the range's slot, the set's, or -1 */
+	list = lappend(list, makeInteger(spec->has_range ? spec->range_paramid : -1));
+	return lappend(list, makeInteger(spec->has_keyset ? spec->keyset_paramid : -1));
 }
 
 void
@@ -215,4 +216,6 @@ bloom_runtime_spec_from_list(List *list, RuntimeFilterSpec *spec)
 	spec->est_keys = intVal(list_nth(list, 4));
 	spec->range_paramid = intVal(list_nth(list, 5));
 	spec->has_range = spec->range_paramid >= 0;
+	spec->keyset_paramid = intVal(list_nth(list, 6));
+	spec->has_keyset = spec->keyset_paramid >= 0;
 }

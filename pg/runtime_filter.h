@@ -216,6 +216,30 @@ typedef struct RuntimeKeyRange
 } RuntimeKeyRange;
 
 /*
+ * The exact-set tier: such a filter also has its build keys themselves,
+ * when there are few, in a third PARAM_EXEC slot (a bytea: this struct).
+ * The probe tests a key by a binary search of the set instead of the Bloom
+ * filter (no false positives), and a probe scan may read only the rows of
+ * those keys through an index (runtime_filter_keyset.c).  The bound keeps
+ * the set within 8 kB (the L1 cache: 10 comparisons a key, as cheap as a
+ * Bloom probe that misses the cache) and is about where lookups of every
+ * key stop paying off against a sequential scan.  The keys may come
+ * unsorted and repeated (a Parallel Hash's participants append theirs);
+ * the probe sorts them.  NULL while not built; nkeys above the bound: no
+ * set (too many keys).
+ */
+#define RUNTIME_KEYSET_MAX 1024
+
+typedef struct RuntimeKeySet
+{
+	int64		nkeys;
+	int64		keys[FLEXIBLE_ARRAY_MEMBER];
+} RuntimeKeySet;
+
+/* qsort's comparison of int64 (runtime_filter_probe.c). */
+extern int	bloom_runtime_compare_int64(const void *a, const void *b);
+
+/*
  * What the planner stores in a probe node's custom_private for each filter
  * it probes (the keys are in custom_exprs, in order), and in the build
  * node's: a List of Integer nodes and OID lists, so it copies and
@@ -233,6 +257,8 @@ typedef struct RuntimeFilterSpec
 	double		est_keys;		/* the planner's estimate of build rows */
 	bool		has_range;		/* the range tier (see RuntimeKeyRange) */
 	int			range_paramid;	/* its PARAM_EXEC slot, if has_range */
+	bool		has_keyset;		/* the exact-set tier (see RuntimeKeySet) */
+	int			keyset_paramid; /* its PARAM_EXEC slot, if has_keyset */
 } RuntimeFilterSpec;
 
 extern List *bloom_runtime_spec_to_list(const RuntimeFilterSpec *spec);

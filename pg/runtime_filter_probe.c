@@ -84,6 +84,38 @@ bloom_runtime_probe_has_room(CustomScan *probe)
 /* ---- a runtime filter as probed, for both probe nodes ---- */
 
 bool
+bloom_runtime_read_keyset(RuntimeProbe *rf, ParamExecData *prm)
+{
+	const RuntimeKeySet *set;
+	int			n = 0;
+
+	if (prm->isnull || prm->value == (Datum) 0)
+		return false;			/* not built yet */
+	rf->keyset_read = true;
+	set = (const RuntimeKeySet *) VARDATA_ANY(DatumGetPointer(prm->value));
+	if (set->nkeys < 0 || set->nkeys > RUNTIME_KEYSET_MAX)
+		return false;			/* too many keys */
+	memcpy(rf->keyset, set->keys, set->nkeys * sizeof(int64));
+	/* a Parallel Hash's participants append theirs unsorted, maybe the same */
+	qsort(rf->keyset, set->nkeys, sizeof(int64), bloom_runtime_compare_int64);
+	for (int i = 0; i < set->nkeys; i++)
+		if (n == 0 || rf->keyset[n - 1] != rf->keyset[i])
+			rf->keyset[n++] = rf->keyset[i];
+	rf->keyset_n = n;
+	rf->keyset_present = true;
+	return true;
+}
+
+int
+bloom_runtime_compare_int64(const void *a, const void *b)
+{
+	int64		x = *(const int64 *) a;
+	int64		y = *(const int64 *) b;
+
+	return (x > y) - (x < y);
+}
+
+bool
 bloom_runtime_read_filters(EState *estate, RuntimeProbe **filters, int nfilters)
 {
 	ParamExecData *params = estate->es_param_exec_vals;
@@ -108,6 +140,13 @@ bloom_runtime_read_filters(EState *estate, RuntimeProbe **filters, int nfilters)
 			else
 				all = false;
 		}
+		if (rf->spec.has_keyset && !rf->keyset_read)
+		{
+			if (bloom_runtime_read_keyset(rf, &params[rf->spec.keyset_paramid]))
+				rf->prefetch = false;
+			else if (!rf->keyset_read)
+				all = false;
+		}
 		if (rf->present)
 			continue;
 		/* not built yet, or not at all (too many keys): every row passes */
@@ -123,7 +162,9 @@ bloom_runtime_read_filters(EState *estate, RuntimeProbe **filters, int nfilters)
 							   &err) != BLOOM_OK)
 			bloom_raise(&err, BLOOM_SOURCE_STORED, NULL);
 		rf->bytes = VARSIZE_ANY(value);
-		rf->prefetch = rf->bytes >= (Size) bloomfilter_batched_probe_min_size * 1024;
+		/* the exact set is probed in its place: no batch to prefetch */
+		rf->prefetch = !rf->keyset_present &&
+			rf->bytes >= (Size) bloomfilter_batched_probe_min_size * 1024;
 		rf->present = true;
 	}
 	return all;
@@ -138,6 +179,8 @@ bloom_runtime_forget_filters(RuntimeProbe **filters, int nfilters)
 
 		rf->present = false;
 		rf->range_present = false;
+		rf->keyset_read = false;
+		rf->keyset_present = false;
 		rf->off = false;
 		rf->window_probed = 0;
 		rf->window_passed = 0;
@@ -357,7 +400,7 @@ next_runtime_batch(BatchedProbeState *state)
 				}
 				else
 					rf->range_removed += rf->out_of_range[alive[i]];
-			if (rf->present)
+			if (rf->present && !rf->keyset_present)
 				bloom_contains_hashes(&rf->filter, hashes, (size_t) nkeys, state->hits);
 			else
 				memset(state->hits, true, sizeof(bool) * nkeys);
@@ -478,11 +521,13 @@ bloom_runtime_explain_filters(RuntimeProbe **filters, int nfilters, List *keys, 
 		}
 		if (es->analyze)
 		{
-			if (rf->bytes == 0 && !rf->range_present)
+			if (rf->bytes == 0 && !rf->range_present && !rf->keyset_present)
 				appendStringInfoString(&buf, " (no filter)");
 			else
 			{
-				if (rf->bytes > 0)
+				if (rf->keyset_present)
+					appendStringInfo(&buf, " (exact set of %d keys, ", rf->keyset_n);
+				else if (rf->bytes > 0)
 					appendStringInfo(&buf, " (%zu kB, ", (rf->bytes + 1023) / 1024);
 				else
 					appendStringInfoString(&buf, " (range only: too many keys, ");
