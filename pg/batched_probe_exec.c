@@ -334,6 +334,8 @@ end_scan(CustomScanState *node)
 
 	clear_batch(state);
 	ExecClearTuple(node->ss.ss_ScanTupleSlot);
+	if (state->lookup != NULL)
+		bloom_runtime_lookup_end(state);
 	if (node->ss.ss_currentScanDesc != NULL)
 		table_endscan(node->ss.ss_currentScanDesc);
 }

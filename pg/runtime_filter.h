@@ -78,6 +78,9 @@ extern double bloomfilter_runtime_filter_max_pass;
  * scans they reach, and joins whose build side they reduce are reconsidered
  * (predicate transfer, runtime_filter_plan.c). */
 extern bool bloomfilter_runtime_filter_transfer;
+/* Whether a probe scan may read the rows of an exact set's keys through an
+ * index (runtime_filter_keyset.c). */
+extern bool bloomfilter_runtime_filter_index_lookups;
 /* Target false-positive rate of a local filter; a remote one gets a tenth. */
 extern double bloomfilter_runtime_filter_fpr;
 
@@ -259,6 +262,10 @@ typedef struct RuntimeFilterSpec
 	int			range_paramid;	/* its PARAM_EXEC slot, if has_range */
 	bool		has_keyset;		/* the exact-set tier (see RuntimeKeySet) */
 	int			keyset_paramid; /* its PARAM_EXEC slot, if has_keyset */
+	/* a probe scan's index lookups (runtime_filter_keyset.c): the btree
+	 * index its key leads, or InvalidOid, and the most keys to look up */
+	Oid			lookup_index;
+	int			lookup_max_keys;
 } RuntimeFilterSpec;
 
 extern List *bloom_runtime_spec_to_list(const RuntimeFilterSpec *spec);
@@ -324,6 +331,13 @@ extern bool bloom_runtime_wrappable(Plan *plan);
 
 /* Whether plan is a filter node. */
 extern bool bloom_runtime_is_wrap(Plan *plan);
+
+/* ---- index lookups of the exact set (runtime_filter_keyset.c) ---- */
+
+/* The index lookups of spec at scan (a heap Seq Scan or a batched probe
+ * scan) with key, if any: spec's lookup_index and lookup_max_keys. */
+extern void bloom_runtime_lookup_plan(PlannedStmt *stmt, Plan *scan, Expr *key,
+									  RuntimeFilterSpec *spec);
 
 /* Whether expr (of a scan's output, OUTER_VAR) is a key the filter node may
  * compute for every row the scan returns. */

@@ -248,6 +248,8 @@ add_local_filter(InjectContext *cx, HashJoin *hj, Hash *hash, List *groups, doub
 		/* the range compares integers: only a scan that reads its key as one */
 		spec.has_range = has_range && linitial_int(integers);
 		spec.has_keyset = spec.has_range;
+		/* a heap scan may read the exact set's rows through an index */
+		bloom_runtime_lookup_plan(cx->stmt, scan, linitial(keys), &spec);
 		if (!bloom_runtime_is_probe(scan))
 			*g->link = bloom_runtime_probe_make(scan, keys, &spec, &cx->next_plan_node_id);
 		else
@@ -264,6 +266,8 @@ add_local_filter(InjectContext *cx, HashJoin *hj, Hash *hash, List *groups, doub
 	spec.integer_keys = integer_keys;
 	spec.has_range = has_range;
 	spec.has_keyset = has_range;
+	spec.lookup_index = InvalidOid;
+	spec.lookup_max_keys = 0;
 	add_build(cx, hj, hash, build_keys, &spec);
 	record_pass(cx, spec.paramid, pass);
 }

@@ -459,6 +459,8 @@ bloom_runtime_probe_next(BatchedProbeState *state)
 {
 	ScanState  *ss = &state->css.ss;
 
+	if (state->lookup != NULL && bloom_runtime_lookup_use(state))
+		return bloom_runtime_lookup_next(state);
 	for (;;)
 	{
 		if (state->pos < state->nsurvivors)
@@ -496,6 +498,8 @@ bloom_runtime_probe_restart(BatchedProbeState *state)
 	state->batches = 0;
 	state->passed_through = RUNTIME_SAMPLE_ROWS;
 	bloom_runtime_forget_filters(state->filters, state->nfilters);
+	if (state->lookup != NULL)
+		bloom_runtime_lookup_restart(state);
 }
 
 
@@ -574,6 +578,8 @@ bloom_runtime_probe_explain(BatchedProbeState *state, List *context, ExplainStat
 	CustomScan *cscan = (CustomScan *) state->css.ss.ps.plan;
 
 	bloom_runtime_explain_filters(state->filters, state->nfilters, cscan->custom_exprs, context, es);
+	if (state->lookup != NULL)
+		bloom_runtime_lookup_explain(state, es);
 	ExplainPropertyInteger("Batch Size", NULL, BLOOM_PROBE_BATCH, es);
 	bloom_runtime_explain_removed(&state->css.ss.ps, es);
 }
@@ -587,5 +593,6 @@ bloom_runtime_probe_begin(BatchedProbeState *state, CustomScan *cscan)
 	state->css.ss.ps.qual = NULL;
 	state->nfilters = bloom_runtime_probes_init(state->filters, cscan->custom_private,
 												cscan->custom_exprs, &state->css.ss.ps);
+	bloom_runtime_lookup_begin(state);
 	bloom_runtime_probe_restart(state);
 }
