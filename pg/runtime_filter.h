@@ -31,6 +31,8 @@
  *   runtime_filter_wrap.c   the probe at an Index, Index Only or Bitmap
  *                           Heap Scan: Custom Scan (BloomRuntimeFilter)
  *                           above the scan
+ *   runtime_filter_keyset.c the batched probe scan's index lookups of
+ *                           a filter's exact set of keys
  *   runtime_filter.c        settings, sizing, and the hashing both sides
  *                           share
  *
