@@ -97,6 +97,11 @@ extern bool bloom_runtime_lookup_use(BatchedProbeState *state);
 /* The next row of the lookups that passes the quals and the filters. */
 extern TupleTableSlot *bloom_runtime_lookup_next(BatchedProbeState *state);
 
+/* A parallel-aware scan's shared decision: its size in the scan's dynamic
+ * shared memory, made (or made again) there, or found by a worker. */
+extern Size bloom_runtime_lookup_shared_size(void);
+extern void bloom_runtime_lookup_shared_init(BatchedProbeState *state, void *shared, bool attach);
+
 /* A rescan: decide again. */
 extern void bloom_runtime_lookup_restart(BatchedProbeState *state);
 

@@ -17,10 +17,17 @@
  * Each row fetched may cost a random page read: a quarter of the pages
  * read at random costs about the whole table read in order (random_page_cost
  * 4), and past 1% of the rows a bitmap would be needed to keep the reads
- * in order.  Not for a parallel-aware scan (its rows are shared out by the
- * parallel heap scan; it scans as before), nor in a query that modifies
- * or locks rows (UPDATE, DELETE, MERGE, a data-modifying WITH, FOR
- * UPDATE/SHARE), where the rows read are the ones that get locked.
+ * in order.  Not in a query that modifies or locks rows (UPDATE, DELETE,
+ * MERGE, a data-modifying WITH, FOR UPDATE/SHARE), where the rows read are
+ * the ones that get locked.
+ *
+ * A parallel-aware scan (a Parallel Seq Scan replaced) shares one decision
+ * in its dynamic shared memory: the first participant at its first row
+ * decides for all, by a compare-and-swap; with lookups, that participant
+ * does every lookup and the others return no rows (any participant may
+ * return any probe row: each one's join has every build key, in the shared
+ * hash table or its own whole one), else all share the heap scan.  Never
+ * both in one scan; a rescan of the Gather resets the decision.
  *
  * At the first row after the start or a rescan the scan decides, once for
  * the scan: when the filter's exact set is there and holds at most that
@@ -48,6 +55,7 @@
 #include "executor/executor.h"
 #include "miscadmin.h"
 #include "parser/parsetree.h"
+#include "port/atomics.h"
 #include "utils/array.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -61,9 +69,24 @@
 /* Distinct values of a column without statistics (as the planner's). */
 #define LOOKUP_DEFAULT_DISTINCT 200.0
 
+/* A parallel-aware scan's decision, in its dynamic shared memory. */
+typedef enum LookupMode
+{
+	LOOKUP_UNDECIDED = 0,
+	LOOKUP_SEQUENTIAL,
+	LOOKUP_INDEX
+} LookupMode;
+
+typedef struct RuntimeLookupShared
+{
+	pg_atomic_uint32 mode;		/* a LookupMode */
+} RuntimeLookupShared;
+
 /* The lookups of one probe scan. */
 struct RuntimeLookup
 {
+	RuntimeLookupShared *shared;	/* a parallel-aware scan's, else NULL */
+	bool		nothing;		/* another participant does the lookups */
 	int			filter;			/* the filter whose set is looked up */
 	Relation	index;
 	Oid			eq_proc;		/* index column = int8 */
@@ -117,7 +140,7 @@ bloom_runtime_lookup_plan(PlannedStmt *stmt, Plan *scan, Expr *key, RuntimeFilte
 
 	spec->lookup_index = InvalidOid;
 	spec->lookup_max_keys = 0;
-	if (!spec->has_keyset || scan->parallel_aware || stmt->commandType != CMD_SELECT ||
+	if (!spec->has_keyset || stmt->commandType != CMD_SELECT ||
 		stmt->rowMarks != NIL || stmt->hasModifyingCTE ||
 		!(IsA(scan, SeqScan) || (bloom_runtime_is_probe(scan) && !bloom_runtime_is_wrap(scan))) ||
 		!IsA(var, Var) || (Index) var->varno != ((Scan *) scan)->scanrelid || var->varattno <= 0 ||
@@ -203,13 +226,29 @@ decide(BatchedProbeState *state)
 	ScanKeyData skey;
 	MemoryContext old;
 
+	bool		lookups;
+
 	lk->decided = true;
 	lk->active = false;
+	lk->nothing = false;
 	if (!state->filters_read)
 		state->filters_read = bloom_runtime_read_filters(estate, state->filters, state->nfilters);
-	if (!bloomfilter_runtime_filter_index_lookups || !OidIsValid(lk->eq_proc) ||
-		stmt->commandType != CMD_SELECT || stmt->rowMarks != NIL || stmt->hasModifyingCTE ||
-		!rf->keyset_present || rf->keyset_n > rf->spec.lookup_max_keys)
+	lookups = bloomfilter_runtime_filter_index_lookups && OidIsValid(lk->eq_proc) &&
+		stmt->commandType == CMD_SELECT && stmt->rowMarks == NIL && !stmt->hasModifyingCTE &&
+		rf->keyset_present && rf->keyset_n <= rf->spec.lookup_max_keys;
+	if (lk->shared != NULL)
+	{
+		uint32		mode = LOOKUP_UNDECIDED;
+
+		/* the first to decide decides for all; the others follow */
+		if (!pg_atomic_compare_exchange_u32(&lk->shared->mode, &mode,
+											lookups ? LOOKUP_INDEX : LOOKUP_SEQUENTIAL))
+		{
+			lk->nothing = lk->active = mode == LOOKUP_INDEX;
+			return;
+		}
+	}
+	if (!lookups)
 		return;
 	MemoryContextReset(lk->cxt);
 	old = MemoryContextSwitchTo(lk->cxt);
@@ -245,6 +284,8 @@ bloom_runtime_lookup_next(BatchedProbeState *state)
 	ExprContext *econtext = ss->ps.ps_ExprContext;
 	TupleTableSlot *slot = ss->ss_ScanTupleSlot;
 
+	if (lk->nothing)
+		return ExecClearTuple(slot);
 	for (;;)
 	{
 		bool		pass = true;
@@ -284,6 +325,20 @@ bloom_runtime_lookup_next(BatchedProbeState *state)
 		ResetExprContext(econtext);
 		InstrCountFiltered2(state, 1);
 	}
+}
+
+Size
+bloom_runtime_lookup_shared_size(void)
+{
+	return MAXALIGN(sizeof(RuntimeLookupShared));
+}
+
+void
+bloom_runtime_lookup_shared_init(BatchedProbeState *state, void *shared, bool attach)
+{
+	state->lookup->shared = shared;
+	if (!attach)
+		pg_atomic_init_u32(&state->lookup->shared->mode, LOOKUP_UNDECIDED);
 }
 
 void

@@ -123,9 +123,11 @@ LATERAL (SELECT count(*), sum(f.v) FROM ks_fact f JOIN ks_dim d ON d.k = f.k
          WHERE d.grp = t.g OR (t.g = 150 AND d.grp < 150)) s$$);
 SET enable_nestloop = off;
 
--- Parallel plans: a Parallel Seq Scan of the probe side keeps the
--- sequential scan (with the exact set); a Parallel Hash builds one shared
--- set from every participant's keys.
+-- Parallel plans: a Parallel Hash builds one shared set from every
+-- participant's keys; the Parallel Seq Scan of the probe side is decided
+-- once for all participants (the first decides; with lookups, it does them
+-- all and the others return nothing).  Without workers launched the leader
+-- does everything, so the figures are the same every time.
 SET max_parallel_workers_per_gather = 2;
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
@@ -133,6 +135,10 @@ SET min_parallel_table_scan_size = 0;
 SET parallel_leader_participation = on;
 SELECT * FROM pg_temp.explain($$
 SELECT count(*), sum(f.v) FROM ks_fact f JOIN ks_dim d ON d.k = f.k WHERE d.grp = 7$$);
+SET max_parallel_workers = 0;
+SELECT * FROM ks_explain($$
+SELECT count(*), sum(f.v) FROM ks_fact f JOIN ks_dim d ON d.k = f.k WHERE d.grp = 7$$);
+RESET max_parallel_workers;
 SELECT 'parallel' AS q, * FROM ks_same($$
 SELECT f.id, f.v FROM ks_fact f JOIN ks_dim d ON d.k = f.k WHERE d.grp = 7$$);
 SELECT 'parallel, 500 keys' AS q, * FROM ks_same($$
