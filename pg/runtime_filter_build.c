@@ -279,7 +279,7 @@ clear_param(BuildState *state)
 	}
 }
 
-/* Note key in the exact set (has_keyset): false once there are too many. */
+/* Note key in the exact set (has_keyset), until there are too many. */
 static void
 keyset_add(BuildState *state, int64 key)
 {

@@ -86,19 +86,22 @@ bloom_runtime_probe_has_room(CustomScan *probe)
 bool
 bloom_runtime_read_keyset(RuntimeProbe *rf, ParamExecData *prm)
 {
-	const RuntimeKeySet *set;
+	const char *set;
+	int64		nkeys;
 	int			n = 0;
 
 	if (prm->isnull || prm->value == (Datum) 0)
 		return false;			/* not built yet */
 	rf->keyset_read = true;
-	set = (const RuntimeKeySet *) VARDATA_ANY(DatumGetPointer(prm->value));
-	if (set->nkeys < 0 || set->nkeys > RUNTIME_KEYSET_MAX)
+	/* a RuntimeKeySet, maybe unaligned (a copy a Gather sent) */
+	set = VARDATA_ANY(DatumGetPointer(prm->value));
+	memcpy(&nkeys, set + offsetof(RuntimeKeySet, nkeys), sizeof(int64));
+	if (nkeys < 0 || nkeys > RUNTIME_KEYSET_MAX)
 		return false;			/* too many keys */
-	memcpy(rf->keyset, set->keys, set->nkeys * sizeof(int64));
+	memcpy(rf->keyset, set + offsetof(RuntimeKeySet, keys), nkeys * sizeof(int64));
 	/* a Parallel Hash's participants append theirs unsorted, maybe the same */
-	qsort(rf->keyset, set->nkeys, sizeof(int64), bloom_runtime_compare_int64);
-	for (int i = 0; i < set->nkeys; i++)
+	qsort(rf->keyset, nkeys, sizeof(int64), bloom_runtime_compare_int64);
+	for (int i = 0; i < nkeys; i++)
 		if (n == 0 || rf->keyset[n - 1] != rf->keyset[i])
 			rf->keyset[n++] = rf->keyset[i];
 	rf->keyset_n = n;
