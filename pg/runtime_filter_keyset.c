@@ -225,7 +225,6 @@ decide(BatchedProbeState *state)
 	ArrayType  *array;
 	ScanKeyData skey;
 	MemoryContext old;
-
 	bool		lookups;
 
 	lk->decided = true;
