@@ -334,6 +334,8 @@ end_scan(CustomScanState *node)
 
 	clear_batch(state);
 	ExecClearTuple(node->ss.ss_ScanTupleSlot);
+	if (state->lookup != NULL)
+		bloom_runtime_lookup_end(state);
 	if (node->ss.ss_currentScanDesc != NULL)
 		table_endscan(node->ss.ss_currentScanDesc);
 }
@@ -357,20 +359,30 @@ rescan(CustomScanState *node)
 
 /* ---- parallel: one parallel heap scan shared by the workers (as Seq Scan) ---- */
 
+/* Before the heap scan's state: the runtime index lookups' decision, when
+ * the plan has lookups (runtime_filter_keyset.c). */
+static Size
+lookup_room(CustomScanState *node)
+{
+	return ((BatchedProbeState *) node)->lookup != NULL ? bloom_runtime_lookup_shared_size() : 0;
+}
+
 static Size
 estimate_dsm(CustomScanState *node, ParallelContext *pcxt)
 {
 	(void) pcxt;
-	return table_parallelscan_estimate(node->ss.ss_currentRelation,
-									   node->ss.ps.state->es_snapshot);
+	return lookup_room(node) + table_parallelscan_estimate(node->ss.ss_currentRelation,
+														   node->ss.ps.state->es_snapshot);
 }
 
 static void
 initialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
 {
-	ParallelTableScanDesc pscan = coordinate;
+	ParallelTableScanDesc pscan = (ParallelTableScanDesc) ((char *) coordinate + lookup_room(node));
 
 	(void) pcxt;
+	if (lookup_room(node) > 0)
+		bloom_runtime_lookup_shared_init((BatchedProbeState *) node, coordinate, false);
 	table_parallelscan_initialize(node->ss.ss_currentRelation, pscan,
 								  node->ss.ps.state->es_snapshot);
 	node->ss.ss_currentScanDesc = table_beginscan_parallel(node->ss.ss_currentRelation, pscan,
@@ -381,15 +393,21 @@ static void
 reinitialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
 {
 	(void) pcxt;
-	table_parallelscan_reinitialize(node->ss.ss_currentRelation, coordinate);
+	if (lookup_room(node) > 0)
+		bloom_runtime_lookup_shared_init((BatchedProbeState *) node, coordinate, false);
+	table_parallelscan_reinitialize(node->ss.ss_currentRelation,
+									(ParallelTableScanDesc) ((char *) coordinate + lookup_room(node)));
 }
 
 static void
 initialize_worker(CustomScanState *node, shm_toc *toc, void *coordinate)
 {
 	(void) toc;
+	if (lookup_room(node) > 0)
+		bloom_runtime_lookup_shared_init((BatchedProbeState *) node, coordinate, true);
 	node->ss.ss_currentScanDesc = table_beginscan_parallel(node->ss.ss_currentRelation,
-														   coordinate, scan_flags(&node->ss));
+														   (ParallelTableScanDesc) ((char *) coordinate + lookup_room(node)),
+														   scan_flags(&node->ss));
 }
 
 /* ---- EXPLAIN ---- */

@@ -62,6 +62,7 @@ typedef struct BatchedProbeState
 	bool		filters_read;	/* every filter looked for since the (re)scan */
 	uint64		batches;
 	uint64		passed_through; /* rows read unprobed since the last sample */
+	struct RuntimeLookup *lookup;	/* index lookups, when planned */
 } BatchedProbeState;
 
 /* batched_probe_exec.c: the plan node's methods (a runtime probe is one
@@ -84,6 +85,30 @@ extern TupleTableSlot *bloom_runtime_probe_next(BatchedProbeState *state);
 
 /* The runtime filters' EXPLAIN lines. */
 extern void bloom_runtime_probe_explain(BatchedProbeState *state, List *context, ExplainState *es);
+
+/* runtime_filter_keyset.c: index lookups of a filter's exact set */
+
+/* Set up the lookups the plan allows, if any (state->lookup). */
+extern void bloom_runtime_lookup_begin(BatchedProbeState *state);
+
+/* Whether this (re)scan reads by lookups (decided at its first row). */
+extern bool bloom_runtime_lookup_use(BatchedProbeState *state);
+
+/* The next row of the lookups that passes the quals and the filters. */
+extern TupleTableSlot *bloom_runtime_lookup_next(BatchedProbeState *state);
+
+/* A parallel-aware scan's shared decision: its size in the scan's dynamic
+ * shared memory, made (or made again) there, or found by a worker. */
+extern Size bloom_runtime_lookup_shared_size(void);
+extern void bloom_runtime_lookup_shared_init(BatchedProbeState *state, void *shared, bool attach);
+
+/* A rescan: decide again. */
+extern void bloom_runtime_lookup_restart(BatchedProbeState *state);
+
+extern void bloom_runtime_lookup_end(BatchedProbeState *state);
+
+/* "Index Lookups: N keys using INDEX, rows fetched M" (EXPLAIN ANALYZE). */
+extern void bloom_runtime_lookup_explain(BatchedProbeState *state, ExplainState *es);
 
 BLOOM_HIDDEN_END
 

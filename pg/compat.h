@@ -84,6 +84,20 @@ path_copy_disabled_nodes_compat(Path *to, const Path *from)
 #define index_count_search_compat(scan) pgstat_count_index_scan((scan)->indexRelation)
 #endif
 
+/* 18: an index scan begins with its instrumentation (NULL: none); 19: and
+ * ScanOptions flags. */
+#include "access/genam.h"
+#if PG_VERSION_NUM >= 190000
+#define index_beginscan_compat(heap, index, snapshot, nkeys) \
+	index_beginscan(heap, index, snapshot, NULL, nkeys, 0, 0)
+#elif PG_VERSION_NUM >= 180000
+#define index_beginscan_compat(heap, index, snapshot, nkeys) \
+	index_beginscan(heap, index, snapshot, NULL, nkeys, 0)
+#else
+#define index_beginscan_compat(heap, index, snapshot, nkeys) \
+	index_beginscan(heap, index, snapshot, nkeys, 0)
+#endif
+
 /* 19: a table slot is made with tts_flags (TTS_FLAG_*). */
 #include "executor/tuptable.h"
 #if PG_VERSION_NUM < 190000

@@ -42,6 +42,7 @@ int			bloomfilter_runtime_filter_min_rows = 10000;
 double		bloomfilter_runtime_filter_max_pass = 0.5;
 double		bloomfilter_runtime_filter_fpr = 0.01;
 bool		bloomfilter_runtime_filter_transfer = true;
+bool		bloomfilter_runtime_filter_index_lookups = true;
 
 void
 bloom_runtime_filter_init(void)
@@ -72,6 +73,13 @@ bloom_runtime_filter_init(void)
 							 "The planner adds no filter to a join estimated to keep more of its probe rows; a running filter that lets more through switches itself off.",
 							 &bloomfilter_runtime_filter_max_pass,
 							 0.5, 0.0, 1.0,
+							 PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+	DefineCustomBoolVariable("bloomfilter.runtime_filter_index_lookups",
+							 "Lets a Bloom runtime filter's exact set of keys read the probe side through an index.",
+							 "A sequential scan of a table with a btree index on the key reads only the rows of the build side's keys when they are few.",
+							 &bloomfilter_runtime_filter_index_lookups,
+							 true,
 							 PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 	DefineCustomBoolVariable("bloomfilter.runtime_filter_transfer",
@@ -196,8 +204,11 @@ bloom_runtime_spec_to_list(const RuntimeFilterSpec *spec)
 									  list_copy(spec->hashfuncs), list_copy(spec->collations),
 									  list_copy(spec->integer_keys), makeInteger(est));
 
-	/* the range's slot, or -1 */
-	return lappend(list, makeInteger(spec->has_range ? spec->range_paramid : -1));
+	/* the range's slot, the set's, or -1; the index of lookups, or 0 */
+	list = lappend(list, makeInteger(spec->has_range ? spec->range_paramid : -1));
+	list = lappend(list, makeInteger(spec->has_keyset ? spec->keyset_paramid : -1));
+	list = lappend(list, makeInteger((int) spec->lookup_index));
+	return lappend(list, makeInteger(spec->lookup_max_keys));
 }
 
 void
@@ -215,4 +226,8 @@ bloom_runtime_spec_from_list(List *list, RuntimeFilterSpec *spec)
 	spec->est_keys = intVal(list_nth(list, 4));
 	spec->range_paramid = intVal(list_nth(list, 5));
 	spec->has_range = spec->range_paramid >= 0;
+	spec->keyset_paramid = intVal(list_nth(list, 6));
+	spec->has_keyset = spec->keyset_paramid >= 0;
+	spec->lookup_index = (Oid) intVal(list_nth(list, 7));
+	spec->lookup_max_keys = intVal(list_nth(list, 8));
 }

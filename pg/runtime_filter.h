@@ -31,6 +31,8 @@
  *   runtime_filter_wrap.c   the probe at an Index, Index Only or Bitmap
  *                           Heap Scan: Custom Scan (BloomRuntimeFilter)
  *                           above the scan
+ *   runtime_filter_keyset.c the batched probe scan's index lookups of
+ *                           a filter's exact set of keys
  *   runtime_filter.c        settings, sizing, and the hashing both sides
  *                           share
  *
@@ -78,6 +80,9 @@ extern double bloomfilter_runtime_filter_max_pass;
  * scans they reach, and joins whose build side they reduce are reconsidered
  * (predicate transfer, runtime_filter_plan.c). */
 extern bool bloomfilter_runtime_filter_transfer;
+/* Whether a probe scan may read the rows of an exact set's keys through an
+ * index (runtime_filter_keyset.c). */
+extern bool bloomfilter_runtime_filter_index_lookups;
 /* Target false-positive rate of a local filter; a remote one gets a tenth. */
 extern double bloomfilter_runtime_filter_fpr;
 
@@ -216,6 +221,30 @@ typedef struct RuntimeKeyRange
 } RuntimeKeyRange;
 
 /*
+ * The exact-set tier: such a filter also has its build keys themselves,
+ * when there are few, in a third PARAM_EXEC slot (a bytea: this struct).
+ * The probe tests a key by a binary search of the set instead of the Bloom
+ * filter (no false positives), and a probe scan may read only the rows of
+ * those keys through an index (runtime_filter_keyset.c).  The bound keeps
+ * the set within 8 kB (the L1 cache: 10 comparisons a key, as cheap as a
+ * Bloom probe that misses the cache) and is about where lookups of every
+ * key stop paying off against a sequential scan.  The keys may come
+ * unsorted and repeated (a Parallel Hash's participants append theirs);
+ * the probe sorts them.  NULL while not built; nkeys above the bound: no
+ * set (too many keys).
+ */
+#define RUNTIME_KEYSET_MAX 1024
+
+typedef struct RuntimeKeySet
+{
+	int64		nkeys;
+	int64		keys[FLEXIBLE_ARRAY_MEMBER];
+} RuntimeKeySet;
+
+/* qsort's comparison of int64 (runtime_filter_probe.c). */
+extern int	bloom_runtime_compare_int64(const void *a, const void *b);
+
+/*
  * What the planner stores in a probe node's custom_private for each filter
  * it probes (the keys are in custom_exprs, in order), and in the build
  * node's: a List of Integer nodes and OID lists, so it copies and
@@ -233,6 +262,12 @@ typedef struct RuntimeFilterSpec
 	double		est_keys;		/* the planner's estimate of build rows */
 	bool		has_range;		/* the range tier (see RuntimeKeyRange) */
 	int			range_paramid;	/* its PARAM_EXEC slot, if has_range */
+	bool		has_keyset;		/* the exact-set tier (see RuntimeKeySet) */
+	int			keyset_paramid; /* its PARAM_EXEC slot, if has_keyset */
+	/* a probe scan's index lookups (runtime_filter_keyset.c): the btree
+	 * index its key leads, or InvalidOid, and the most keys to look up */
+	Oid			lookup_index;
+	int			lookup_max_keys;
 } RuntimeFilterSpec;
 
 extern List *bloom_runtime_spec_to_list(const RuntimeFilterSpec *spec);
@@ -298,6 +333,13 @@ extern bool bloom_runtime_wrappable(Plan *plan);
 
 /* Whether plan is a filter node. */
 extern bool bloom_runtime_is_wrap(Plan *plan);
+
+/* ---- index lookups of the exact set (runtime_filter_keyset.c) ---- */
+
+/* The index lookups of spec at scan (a heap Seq Scan or a batched probe
+ * scan) with key, if any: spec's lookup_index and lookup_max_keys. */
+extern void bloom_runtime_lookup_plan(PlannedStmt *stmt, Plan *scan, Expr *key,
+									  RuntimeFilterSpec *spec);
 
 /* Whether expr (of a scan's output, OUTER_VAR) is a key the filter node may
  * compute for every row the scan returns. */

@@ -18,7 +18,10 @@
  * value, published in a slot of its own when the build ends, even past
  * the size setting (two numbers); under a Parallel Hash each participant
  * narrows the shared range with its own before the build barrier
- * (runtime_filter.h).
+ * (runtime_filter.h).  It keeps its distinct keys as well, up to
+ * RUNTIME_KEYSET_MAX (a table of twice as many slots, 18 kB), published
+ * sorted in a third slot (the exact set); under a Parallel Hash each
+ * participant appends its own to a shared array, which the probe sorts.
  *
  * Memory: the hashes are kept until the end (8 bytes a key), then the
  * filter is sized for their count at the target rate; past the
@@ -51,13 +54,31 @@
  * checks for interrupts. */
 #define BUILD_CHUNK 4096
 
+/* Slots of the table of distinct keys (a power of two, at most half full). */
+#define KEYSET_SLOTS (2 * RUNTIME_KEYSET_MAX)
+
+/* The shared exact set: a varlena header, then a RuntimeKeySet (8-byte
+ * aligned) whose count the participants advance atomically to claim room
+ * for their keys. */
+typedef struct SharedKeySet
+{
+	uint32		pad;
+	uint32		header;
+	pg_atomic_uint64 nkeys;
+	int64		keys[RUNTIME_KEYSET_MAX];
+} SharedKeySet;
+
+StaticAssertDecl(offsetof(SharedKeySet, nkeys) == offsetof(SharedKeySet, header) + VARHDRSZ &&
+				 offsetof(SharedKeySet, keys) == offsetof(SharedKeySet, nkeys) + sizeof(int64),
+				 "the shared set reads as a RuntimeKeySet 4 bytes after a varlena header");
+
 /* The filter in dynamic shared memory: this header, then the bloom value
  * placed so that its bit array is 8-byte aligned (for the atomic ORs). */
 typedef struct SharedFilter
 {
 	pg_atomic_uint64 keys;		/* keys added by every participant */
 	uint32		value_offset;	/* of the varlena, from the struct's start */
-	uint32		pad;
+	uint32		keyset_offset;	/* of the exact set's varlena (has_keyset) */
 	/* the keys' range (has_range): a bytea (header, then two int64) whose
 	 * numbers every participant narrows atomically */
 	uint32		range_pad;
@@ -85,6 +106,12 @@ typedef struct BuildState
 	 * private filter */
 	bool		any_key;
 	RuntimeKeyRange range;
+	/* the distinct keys (has_keyset), open addressing in twice as many
+	 * slots as the set may hold, until there are too many */
+	int64	   *set_slots;
+	bool	   *set_used;
+	int			set_n;
+	bool		set_overflow;
 	uint64	   *hashes;
 	Size		n;
 	Size		cap;
@@ -210,6 +237,13 @@ create_state(CustomScan *cscan)
 	return (Node *) state;
 }
 
+/* The shared exact set (has_keyset). */
+static SharedKeySet *
+shared_keyset(SharedFilter *shared)
+{
+	return (SharedKeySet *) ((char *) shared + shared->keyset_offset);
+}
+
 /* The shared filter's value in this process. */
 static struct varlena *
 shared_value(SharedFilter *shared)
@@ -237,6 +271,62 @@ clear_param(BuildState *state)
 		prm->value = (Datum) 0;
 		prm->isnull = true;
 	}
+	if (state->spec.has_keyset)
+	{
+		prm = &state->css.ss.ps.state->es_param_exec_vals[state->spec.keyset_paramid];
+		prm->value = (Datum) 0;
+		prm->isnull = true;
+	}
+}
+
+/* Note key in the exact set (has_keyset), until there are too many. */
+static void
+keyset_add(BuildState *state, int64 key)
+{
+	uint32		slot = (uint32) (((uint64) key * UINT64CONST(0x9E3779B97F4A7C15)) >> 40) &
+		(KEYSET_SLOTS - 1);
+
+	while (state->set_used[slot])
+	{
+		if (state->set_slots[slot] == key)
+			return;
+		slot = (slot + 1) & (KEYSET_SLOTS - 1);
+	}
+	if (state->set_n >= RUNTIME_KEYSET_MAX)
+	{
+		state->set_overflow = true;
+		return;
+	}
+	state->set_used[slot] = true;
+	state->set_slots[slot] = key;
+	state->set_n++;
+}
+
+/* Publish the exact set, sorted; with too many keys, a count above the
+ * bound and no keys (the probe stops looking). */
+static void
+publish_keyset(BuildState *state)
+{
+	ParamExecData *prm;
+	bytea	   *value;
+	RuntimeKeySet *set;
+	int			n = state->set_overflow ? 0 : state->set_n;
+
+	if (!state->spec.has_keyset)
+		return;
+	value = MemoryContextAlloc(state->cxt, VARHDRSZ + offsetof(RuntimeKeySet, keys) + n * sizeof(int64));
+	SET_VARSIZE(value, VARHDRSZ + offsetof(RuntimeKeySet, keys) + n * sizeof(int64));
+	set = (RuntimeKeySet *) VARDATA(value);
+	set->nkeys = state->set_overflow ? RUNTIME_KEYSET_MAX + 1 : n;
+	n = 0;
+	if (!state->set_overflow)
+		for (int i = 0; i < KEYSET_SLOTS; i++)
+			if (state->set_used[i])
+				set->keys[n++] = state->set_slots[i];
+	qsort(set->keys, n, sizeof(int64), bloom_runtime_compare_int64);
+	prm = &state->css.ss.ps.state->es_param_exec_vals[state->spec.keyset_paramid];
+	prm->value = PointerGetDatum(value);
+	prm->isnull = false;
 }
 
 /* Publish the keys' range, if there were keys (else the filter rejects
@@ -290,6 +380,12 @@ begin_build(CustomScanState *node, EState *estate, int eflags)
 	state->cxt = bloom_context_create(estate->es_query_cxt, "bloom runtime filter build",
 									  ALLOCSET_DEFAULT_SIZES);
 	state->max_keys = bloom_runtime_filter_max_keys(state->spec.kind);
+	/* outside cxt, which an overflow of the hashes resets */
+	if (state->spec.has_keyset)
+	{
+		state->set_slots = MemoryContextAlloc(estate->es_query_cxt, KEYSET_SLOTS * sizeof(int64));
+		state->set_used = MemoryContextAllocZero(estate->es_query_cxt, KEYSET_SLOTS * sizeof(bool));
+	}
 	clear_param(state);
 }
 
@@ -307,6 +403,22 @@ publish_shared(BuildState *state)
 		prm->value = PointerGetDatum(&state->shared->range_header);
 		prm->isnull = false;
 	}
+	if (state->spec.has_keyset)
+	{
+		prm = &state->css.ss.ps.state->es_param_exec_vals[state->spec.keyset_paramid];
+		prm->value = PointerGetDatum(&shared_keyset(state->shared)->header);
+		prm->isnull = false;
+	}
+}
+
+/* An empty shared set (the participants append their keys). */
+static void
+reset_shared_keyset(SharedFilter *shared)
+{
+	SharedKeySet *set = shared_keyset(shared);
+
+	SET_VARSIZE(&set->header, sizeof(SharedKeySet) - offsetof(SharedKeySet, header));
+	pg_atomic_write_u64(&set->nkeys, 0);
 }
 
 /* An empty shared range (no keys: every probe key is outside it, as every
@@ -343,6 +455,10 @@ reset_build(BuildState *state)
 	state->local = NULL;
 	state->rows = 0;
 	state->any_key = false;
+	state->set_n = 0;
+	state->set_overflow = false;
+	if (state->set_used != NULL)
+		memset(state->set_used, 0, KEYSET_SLOTS * sizeof(bool));
 	if (state->shared == NULL)
 		clear_param(state);
 }
@@ -421,6 +537,8 @@ add_row(BuildState *state, TupleTableSlot *slot)
 				state->range.max = key;
 		}
 		state->any_key = true;
+		if (state->spec.has_keyset && !state->set_overflow)
+			keyset_add(state, key);
 		if (!state->overflow)
 			keep_hash(state, hash);
 	}
@@ -490,6 +608,18 @@ finish_shared(BuildState *state)
 		narrow_shared_bound(&state->shared->range_min, state->range.min, true);
 		narrow_shared_bound(&state->shared->range_max, state->range.max, false);
 	}
+	if (state->spec.has_keyset && (state->set_n > 0 || state->set_overflow))
+	{
+		SharedKeySet *set = shared_keyset(state->shared);
+		/* too many: claim more than the room, so that every reader sees so */
+		uint64		want = state->set_overflow ? RUNTIME_KEYSET_MAX + 1 : (uint64) state->set_n;
+		uint64		at = pg_atomic_fetch_add_u64(&set->nkeys, want);
+
+		if (at + want <= RUNTIME_KEYSET_MAX)
+			for (int i = 0; i < KEYSET_SLOTS; i++)
+				if (state->set_used[i])
+					set->keys[at++] = state->set_slots[i];
+	}
 	state->filter_bytes = VARSIZE(value);
 }
 
@@ -512,6 +642,7 @@ exec_build(CustomScanState *node)
 				if (!state->overflow)
 					finish_local(state);
 				publish_range(state);
+				publish_keyset(state);
 			}
 		}
 		return slot;
@@ -556,6 +687,13 @@ shared_value_offset(void)
 	return (uint32) (TYPEALIGN(8, sizeof(SharedFilter) + VARHDRSZ) - VARHDRSZ);
 }
 
+/* The shared set's start, after the filter of nbits, 8-byte aligned. */
+static uint32
+shared_keyset_offset(uint64 nbits)
+{
+	return (uint32) TYPEALIGN(8, shared_value_offset() + VARHDRSZ + bloom_serialized_size(nbits));
+}
+
 static Size
 estimate_dsm(CustomScanState *node, ParallelContext *pcxt)
 {
@@ -565,7 +703,7 @@ estimate_dsm(CustomScanState *node, ParallelContext *pcxt)
 
 	(void) pcxt;
 	shared_params(state, &nbits, &nhashes);
-	return shared_value_offset() + VARHDRSZ + bloom_serialized_size(nbits);
+	return shared_keyset_offset(nbits) + (state->spec.has_keyset ? sizeof(SharedKeySet) : 0);
 }
 
 static void
@@ -588,6 +726,9 @@ initialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
 	pg_atomic_init_u64(&shared->range_max, 0);
 	reset_shared_range(shared);
 	shared->value_offset = shared_value_offset();
+	shared->keyset_offset = shared_keyset_offset(nbits);
+	if (state->spec.has_keyset)
+		reset_shared_keyset(shared);
 	value = shared_value(shared);
 	SET_VARSIZE(value, VARHDRSZ + size);
 	if (bloom_init(VARDATA(value), size, BLOOM_LAYOUT_CLASSIC, nbits, nhashes, 0, &view, &err) != BLOOM_OK)
@@ -606,6 +747,8 @@ reinitialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
 	((BuildState *) node)->shared = shared;
 	pg_atomic_write_u64(&shared->keys, 0);
 	reset_shared_range(shared);
+	if (((BuildState *) node)->spec.has_keyset)
+		reset_shared_keyset(shared);
 	memset(VARDATA(value) + BLOOM_HEADER_SIZE, 0, VARSIZE(value) - VARHDRSZ - BLOOM_HEADER_SIZE);
 	publish_shared((BuildState *) node);
 }

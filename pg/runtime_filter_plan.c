@@ -213,6 +213,9 @@ add_local_filter(InjectContext *cx, HashJoin *hj, Hash *hash, List *groups, doub
 	has_range = spec.nkeys == 1 && linitial_int(integer_keys);
 	spec.has_range = has_range;
 	spec.range_paramid = has_range ? bloom_runtime_new_param(cx, BYTEAOID) : -1;
+	/* and its exact set, when it has few (same condition) */
+	spec.has_keyset = has_range;
+	spec.keyset_paramid = has_range ? bloom_runtime_new_param(cx, BYTEAOID) : -1;
 
 	/* the probes: each scan of the mask, with its keys in the mask's order */
 	spec.hashfuncs = probe_funcs;
@@ -244,6 +247,9 @@ add_local_filter(InjectContext *cx, HashJoin *hj, Hash *hash, List *groups, doub
 		spec.integer_keys = integers;
 		/* the range compares integers: only a scan that reads its key as one */
 		spec.has_range = has_range && linitial_int(integers);
+		spec.has_keyset = spec.has_range;
+		/* a heap scan may read the exact set's rows through an index */
+		bloom_runtime_lookup_plan(cx->stmt, scan, linitial(keys), &spec);
 		if (!bloom_runtime_is_probe(scan))
 			*g->link = bloom_runtime_probe_make(scan, keys, &spec, &cx->next_plan_node_id);
 		else
@@ -251,12 +257,17 @@ add_local_filter(InjectContext *cx, HashJoin *hj, Hash *hash, List *groups, doub
 		bloom_runtime_send_to_workers(g->gathers, spec.paramid);
 		if (spec.has_range)
 			bloom_runtime_send_to_workers(g->gathers, spec.range_paramid);
+		if (spec.has_keyset)
+			bloom_runtime_send_to_workers(g->gathers, spec.keyset_paramid);
 	}
 
 	/* the build */
 	spec.hashfuncs = build_funcs;
 	spec.integer_keys = integer_keys;
 	spec.has_range = has_range;
+	spec.has_keyset = has_range;
+	spec.lookup_index = InvalidOid;
+	spec.lookup_max_keys = 0;
 	add_build(cx, hj, hash, build_keys, &spec);
 	record_pass(cx, spec.paramid, pass);
 }

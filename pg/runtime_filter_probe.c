@@ -84,6 +84,41 @@ bloom_runtime_probe_has_room(CustomScan *probe)
 /* ---- a runtime filter as probed, for both probe nodes ---- */
 
 bool
+bloom_runtime_read_keyset(RuntimeProbe *rf, ParamExecData *prm)
+{
+	const char *set;
+	int64		nkeys;
+	int			n = 0;
+
+	if (prm->isnull || prm->value == (Datum) 0)
+		return false;			/* not built yet */
+	rf->keyset_read = true;
+	/* a RuntimeKeySet, maybe unaligned (a copy a Gather sent) */
+	set = VARDATA_ANY(DatumGetPointer(prm->value));
+	memcpy(&nkeys, set + offsetof(RuntimeKeySet, nkeys), sizeof(int64));
+	if (nkeys < 0 || nkeys > RUNTIME_KEYSET_MAX)
+		return false;			/* too many keys */
+	memcpy(rf->keyset, set + offsetof(RuntimeKeySet, keys), nkeys * sizeof(int64));
+	/* a Parallel Hash's participants append theirs unsorted, maybe the same */
+	qsort(rf->keyset, nkeys, sizeof(int64), bloom_runtime_compare_int64);
+	for (int i = 0; i < nkeys; i++)
+		if (n == 0 || rf->keyset[n - 1] != rf->keyset[i])
+			rf->keyset[n++] = rf->keyset[i];
+	rf->keyset_n = n;
+	rf->keyset_present = true;
+	return true;
+}
+
+int
+bloom_runtime_compare_int64(const void *a, const void *b)
+{
+	int64		x = *(const int64 *) a;
+	int64		y = *(const int64 *) b;
+
+	return (x > y) - (x < y);
+}
+
+bool
 bloom_runtime_read_filters(EState *estate, RuntimeProbe **filters, int nfilters)
 {
 	ParamExecData *params = estate->es_param_exec_vals;
@@ -108,6 +143,13 @@ bloom_runtime_read_filters(EState *estate, RuntimeProbe **filters, int nfilters)
 			else
 				all = false;
 		}
+		if (rf->spec.has_keyset && !rf->keyset_read)
+		{
+			if (bloom_runtime_read_keyset(rf, &params[rf->spec.keyset_paramid]))
+				rf->prefetch = false;
+			else if (!rf->keyset_read)
+				all = false;
+		}
 		if (rf->present)
 			continue;
 		/* not built yet, or not at all (too many keys): every row passes */
@@ -123,7 +165,9 @@ bloom_runtime_read_filters(EState *estate, RuntimeProbe **filters, int nfilters)
 							   &err) != BLOOM_OK)
 			bloom_raise(&err, BLOOM_SOURCE_STORED, NULL);
 		rf->bytes = VARSIZE_ANY(value);
-		rf->prefetch = rf->bytes >= (Size) bloomfilter_batched_probe_min_size * 1024;
+		/* the exact set is probed in its place: no batch to prefetch */
+		rf->prefetch = !rf->keyset_present &&
+			rf->bytes >= (Size) bloomfilter_batched_probe_min_size * 1024;
 		rf->present = true;
 	}
 	return all;
@@ -138,6 +182,8 @@ bloom_runtime_forget_filters(RuntimeProbe **filters, int nfilters)
 
 		rf->present = false;
 		rf->range_present = false;
+		rf->keyset_read = false;
+		rf->keyset_present = false;
 		rf->off = false;
 		rf->window_probed = 0;
 		rf->window_passed = 0;
@@ -357,7 +403,7 @@ next_runtime_batch(BatchedProbeState *state)
 				}
 				else
 					rf->range_removed += rf->out_of_range[alive[i]];
-			if (rf->present)
+			if (rf->present && !rf->keyset_present)
 				bloom_contains_hashes(&rf->filter, hashes, (size_t) nkeys, state->hits);
 			else
 				memset(state->hits, true, sizeof(bool) * nkeys);
@@ -416,6 +462,8 @@ bloom_runtime_probe_next(BatchedProbeState *state)
 {
 	ScanState  *ss = &state->css.ss;
 
+	if (state->lookup != NULL && bloom_runtime_lookup_use(state))
+		return bloom_runtime_lookup_next(state);
 	for (;;)
 	{
 		if (state->pos < state->nsurvivors)
@@ -453,6 +501,8 @@ bloom_runtime_probe_restart(BatchedProbeState *state)
 	state->batches = 0;
 	state->passed_through = RUNTIME_SAMPLE_ROWS;
 	bloom_runtime_forget_filters(state->filters, state->nfilters);
+	if (state->lookup != NULL)
+		bloom_runtime_lookup_restart(state);
 }
 
 
@@ -478,11 +528,13 @@ bloom_runtime_explain_filters(RuntimeProbe **filters, int nfilters, List *keys, 
 		}
 		if (es->analyze)
 		{
-			if (rf->bytes == 0 && !rf->range_present)
+			if (rf->bytes == 0 && !rf->range_present && !rf->keyset_present)
 				appendStringInfoString(&buf, " (no filter)");
 			else
 			{
-				if (rf->bytes > 0)
+				if (rf->keyset_present)
+					appendStringInfo(&buf, " (exact set of %d keys, ", rf->keyset_n);
+				else if (rf->bytes > 0)
 					appendStringInfo(&buf, " (%zu kB, ", (rf->bytes + 1023) / 1024);
 				else
 					appendStringInfoString(&buf, " (range only: too many keys, ");
@@ -529,6 +581,8 @@ bloom_runtime_probe_explain(BatchedProbeState *state, List *context, ExplainStat
 	CustomScan *cscan = (CustomScan *) state->css.ss.ps.plan;
 
 	bloom_runtime_explain_filters(state->filters, state->nfilters, cscan->custom_exprs, context, es);
+	if (state->lookup != NULL)
+		bloom_runtime_lookup_explain(state, es);
 	ExplainPropertyInteger("Batch Size", NULL, BLOOM_PROBE_BATCH, es);
 	bloom_runtime_explain_removed(&state->css.ss.ps, es);
 }
@@ -542,5 +596,6 @@ bloom_runtime_probe_begin(BatchedProbeState *state, CustomScan *cscan)
 	state->css.ss.ps.qual = NULL;
 	state->nfilters = bloom_runtime_probes_init(state->filters, cscan->custom_private,
 												cscan->custom_exprs, &state->css.ss.ps);
+	bloom_runtime_lookup_begin(state);
 	bloom_runtime_probe_restart(state);
 }

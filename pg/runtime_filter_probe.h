@@ -33,6 +33,10 @@ typedef struct RuntimeProbe
 	bool		present;		/* the Bloom filter, read from its parameter */
 	bool		range_present;	/* the range tier, read from its own */
 	RuntimeKeyRange range;
+	bool		keyset_read;	/* the exact set's slot read: a set, or none */
+	bool		keyset_present; /* the exact set, in place of the Bloom filter */
+	int			keyset_n;
+	int64		keyset[RUNTIME_KEYSET_MAX]; /* sorted, distinct */
 	bool		off;			/* switched off */
 	bool		prefetch;
 	bloom_filter filter;
@@ -57,13 +61,32 @@ typedef struct RuntimeProbe
 static inline bool
 bloom_runtime_probe_ready(const RuntimeProbe *rf)
 {
-	return rf->present || rf->range_present;
+	return rf->present || rf->range_present || rf->keyset_present;
+}
+
+/* Whether key is in the exact set (a binary search). */
+static inline bool
+bloom_runtime_keyset_contains(const RuntimeProbe *rf, int64 key)
+{
+	int			lo = 0;
+	int			hi = rf->keyset_n;
+
+	while (lo < hi)
+	{
+		int			mid = (lo + hi) / 2;
+
+		if (rf->keyset[mid] < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < rf->keyset_n && rf->keyset[lo] == key;
 }
 
 /*
  * The hash of the row in econtext; false when it matches none of the
- * build's keys without a look at the Bloom filter: a NULL key, or a key
- * outside the build keys' range (*out_of_range).
+ * build's keys without a look at the Bloom filter: a NULL key, a key
+ * outside the build keys' range (*out_of_range), or not in their exact set.
  */
 static inline bool
 bloom_runtime_probe_key(RuntimeProbe *rf, ExprContext *econtext, uint64 *hash, bool *out_of_range)
@@ -78,14 +101,17 @@ bloom_runtime_probe_key(RuntimeProbe *rf, ExprContext *econtext, uint64 *hash, b
 		*out_of_range = true;
 		return false;
 	}
+	if (rf->keyset_present && !bloom_runtime_keyset_contains(rf, key))
+		return false;
 	return true;
 }
 
-/* Whether the Bloom filter, if read, may hold hash. */
+/* Whether the Bloom filter, if read and not replaced by the exact set, may
+ * hold hash. */
 static inline bool
 bloom_runtime_probe_hash(RuntimeProbe *rf, uint64 hash)
 {
-	return !rf->present || bloom_contains_hash(&rf->filter, hash);
+	return !rf->present || rf->keyset_present || bloom_contains_hash(&rf->filter, hash);
 }
 
 /*
@@ -97,6 +123,11 @@ extern int	bloom_runtime_probes_init(RuntimeProbe **filters, List *specs, List *
 
 /* Read each filter not read yet from its parameter slot; whether all are. */
 extern bool bloom_runtime_read_filters(EState *estate, RuntimeProbe **filters, int nfilters);
+
+/* Read the exact set of rf from its slot prm, sorted and without repeats;
+ * whether there is one (rf->keyset_read: the slot held a set or "too many",
+ * not to be looked at again). */
+extern bool bloom_runtime_read_keyset(RuntimeProbe *rf, ParamExecData *prm);
 
 /* Forget the filters read: look for them again (a rescan may rebuild them). */
 extern void bloom_runtime_forget_filters(RuntimeProbe **filters, int nfilters);

@@ -23,7 +23,11 @@ the written join order or the planner's, run also with
 bloomfilter.runtime_filter_transfer off: the same rows; counted: the queries
 where transfer adds filters), and star (the local facts joined to dimensions
 with indexes on their keys, mostly without hash joins: nested loops over the
-indexes and merge joins, whose filters are built first).
+indexes and merge joins, whose filters are built first), and keyset (small
+selections of a dimension joined to facts with btree indexes on their
+int2, int4 and int8 keys, with dead rows: the exact set of keys, probed
+and looked up through the index; counted: the queries whose EXPLAIN
+ANALYZE shows an exact set, and index lookups).
 
 Connects as postgres to 127.0.0.1 (tools/pgclusters.sh's servers).  Prints
 one line per mode and seed ("ok - " or "FAILED - ", with the counts), every
@@ -41,7 +45,7 @@ import psycopg2
 LOCAL_PORT, REMOTE_PORT = int(sys.argv[1]), int(sys.argv[2])
 SEEDS = [int(a) for a in sys.argv[3].split(',')]
 QUERIES = int(sys.argv[4])
-MODES = sys.argv[5].split(',') if len(sys.argv) > 5 else ['local', 'fdw', 'scans', 'transfer', 'star']
+MODES = sys.argv[5].split(',') if len(sys.argv) > 5 else ['local', 'fdw', 'scans', 'transfer', 'star', 'keyset']
 
 # The facts (the same rows on both servers): id unique, keys of four types.
 FACTS = {
@@ -261,6 +265,79 @@ class StarGenerator:
         return s
 
 
+# The keyset mode: facts of 5 rows a key (and a NULL key in 50), wide enough
+# for lookups of up to about 45 keys (runtime_filter_keyset.c), with btree
+# indexes led by their int4, int8 and int2 keys (one of them wider), some
+# rows deleted and updated after the VACUUM (dead rows in the heap and the
+# indexes), and a dimension whose groups of 20 keys (repeated, a NULL) make
+# sets of any size.
+KEYSET_SETUP = [
+    '''DROP TABLE IF EXISTS kx_fact; CREATE TABLE kx_fact AS
+       SELECT g AS id, CASE WHEN g % 50 = 0 THEN NULL ELSE g % 12000 END AS k4,
+              (g % 12000)::int8 * 3 AS k8, (g % 12000)::int2 AS k2, g % 97 AS v,
+              repeat('x', 60) AS pad
+       FROM generate_series(1, 60000) g''',
+    'CREATE INDEX ON kx_fact (k4)', 'CREATE INDEX ON kx_fact (k8, v)', 'CREATE INDEX ON kx_fact (k2, v, id)',
+    '''DROP TABLE IF EXISTS kx_dim; CREATE TABLE kx_dim AS
+       SELECT g AS k4, g::int8 * 3 AS k8, g::int2 AS k2, g % 600 AS grp FROM generate_series(0, 11999) g
+       UNION ALL SELECT g, g::int8 * 3, g::int2, g % 600 FROM generate_series(0, 11999, 7) g
+       UNION ALL SELECT NULL, NULL, NULL, g FROM generate_series(0, 599, 13) g''',
+    'VACUUM ANALYZE kx_fact, kx_dim',
+    'DELETE FROM kx_fact WHERE id % 7 = 0',
+    'UPDATE kx_fact SET v = v + 1 WHERE id % 11 = 0',
+]
+
+# Keyset joins: p the fact, its key pk, the dimension's key dk, a selection
+# sd of a few groups (a small set of keys) or many (no set).
+KEYSET_JOINS = {
+    'inner': 'SELECT p.id, p.v, d.grp FROM kx_fact p JOIN kx_dim d ON p.{pk} = d.{dk} WHERE {sd}',
+    'inner_qual': 'SELECT p.id FROM kx_fact p JOIN kx_dim d ON p.{pk} = d.{dk} WHERE {sd} AND p.v < {v}',
+    'agg': ('SELECT d.grp, count(*), sum(p.v) FROM kx_fact p JOIN kx_dim d ON p.{pk} = d.{dk} '
+            'WHERE {sd} GROUP BY d.grp'),
+    'semi_in': 'SELECT p.id, p.v FROM kx_fact p WHERE p.{pk} IN (SELECT d.{dk} FROM kx_dim d WHERE {sd})',
+    'semi_exists': 'SELECT p.id FROM kx_fact p WHERE EXISTS (SELECT 1 FROM kx_dim d WHERE p.{pk} = d.{dk} AND {sd})',
+    'lateral': ('SELECT t.x, q.c, q.s FROM (VALUES (0), (1), (7), (599)) t(x), LATERAL (SELECT count(*) AS c, '
+                'sum(p.v) AS s FROM kx_fact p JOIN kx_dim d ON p.{pk} = d.{dk} WHERE {sd} AND d.grp % 8 = t.x % 8) q'),
+    'two_dims': ('SELECT p.id, d.grp, e.grp FROM kx_fact p JOIN kx_dim d ON p.{pk} = d.{dk} '
+                 'JOIN kx_dim e ON p.v = e.k4 WHERE {sd} AND e.grp < {v}'),
+    'for_update': 'SELECT p.id FROM kx_fact p JOIN kx_dim d ON p.{pk} = d.{dk} WHERE {sd} FOR UPDATE OF p',
+}
+
+
+class KeysetGenerator:
+    """Small selections of a dimension joined to indexed facts (the exact set)."""
+
+    def __init__(self, rng):
+        self.rng = rng
+        self.shape = None
+
+    def query(self):
+        r = self.rng
+        pk = r.choice(['k4', 'k8', 'k2'])
+        dk = r.choice(['k4', 'k8', 'k2'])
+        if pk == 'k8' or dk == 'k8':
+            pk = dk = 'k8'  # k8 holds the key times 3
+        lo = r.choice([0, 5, 300, 590])
+        sd = r.choice([f'd.grp = {lo}', f'd.grp BETWEEN {lo} AND {lo + r.choice([1, 4, 20, 60])}',
+                       f'd.grp < {r.choice([2, 30, 100])}', f'd.grp % 97 = {lo % 97}', 'd.k4 IS NULL'])
+        self.shape = r.choice(list(KEYSET_JOINS) + ['inner', 'inner', 'semi_in'])
+        return KEYSET_JOINS[self.shape].format(pk=pk, dk=dk, sd=sd, v=r.choice([3, 50, 90]))
+
+    def settings(self):
+        r = self.rng
+        s = {'bloomfilter.runtime_filter_min_rows': '0',
+             'bloomfilter.runtime_filter_max_pass': r.choice(['1', '0.5']),
+             'bloomfilter.runtime_filter_index_lookups': r.choice(['on', 'on', 'on', 'off']),
+             'enable_nestloop': 'on' if self.shape == 'lateral' else r.choice(['off', 'off', 'on']),
+             'enable_mergejoin': r.choice(['off', 'off', 'on']),
+             'enable_indexscan': r.choice(['off', 'off', 'on']),
+             'enable_bitmapscan': r.choice(['off', 'on']),
+             'enable_indexonlyscan': 'off',
+             'max_parallel_workers_per_gather': '0'}
+        s.update(parallel_settings(r))
+        return s
+
+
 def connect(port):
     conn = psycopg2.connect(host='127.0.0.1', port=port, user='postgres', dbname='postgres',
                             options='-c session_preload_libraries=bloomfilter -c statement_timeout=60000')
@@ -298,6 +375,9 @@ def setup():
             if name == 'fa':
                 cur.execute(f'ANALYZE r{name}')
         setup_star(cur)
+        if 'keyset' in MODES:
+            for sql in KEYSET_SETUP:
+                cur.execute(sql)
     return local
 
 
@@ -498,10 +578,10 @@ def run(cur, sql):
         return None, (e.pgcode, str(e).strip().splitlines()[0])
 
 
-def explain(cur, sql):
+def explain(cur, sql, options=''):
     """The plan of sql with the filters on, as text, or the error."""
     try:
-        cur.execute(f'EXPLAIN (VERBOSE, COSTS OFF) {sql}')
+        cur.execute(f'EXPLAIN ({options}VERBOSE, COSTS OFF) {sql}')
         return '\n'.join(row[0] for row in cur.fetchall()), None
     except psycopg2.Error as e:
         return '', (e.pgcode, str(e).strip().splitlines()[0])
@@ -518,11 +598,12 @@ def main():
     for seed, mode in ((seed, mode) for seed in SEEDS for mode in MODES):
         rng = random.Random(f'{seed}-{mode}')
         cur.execute('RESET ALL')  # no mode's settings in the next
-        gen = StarGenerator(rng) if mode == 'star' else \
+        gen = StarGenerator(rng) if mode == 'star' else KeysetGenerator(rng) if mode == 'keyset' else \
             {'scans': ScanGenerator, 'transfer': TransferGenerator}.get(mode, Generator)(rng, mode)
         counts = {'queries': 0, 'local': 0, 'remote': 0, 'transferred': 0, 'prebuilt': 0, 'differences': 0,
                   'errors': 0, 'timeouts': 0}
         wrapped = 0
+        exact_sets = lookups = 0
         for i in range(QUERIES):
             sql = gen.query()
             for name, value in gen.settings().items():
@@ -544,6 +625,10 @@ def main():
                     print(f'difference, transfer on and off ({mode}, seed {seed}, query {i}): {sql}')
                     print('  on:\n  ' + text.replace('\n', '\n  '))
                     print('  off:\n  ' + text_off.replace('\n', '\n  '))
+            if mode == 'keyset' and not on_err:
+                analyzed, _ = explain(cur, sql, 'ANALYZE, TIMING OFF, SUMMARY OFF, ')
+                exact_sets += 'exact set of' in analyzed
+                lookups += 'Index Lookups:' in analyzed
             cur.execute('SET bloomfilter.runtime_filter = off')
             off, off_err = run(cur, sql)
             counts['queries'] += 1
@@ -573,7 +658,8 @@ def main():
               f"{counts['local']} with a local filter, {counts['remote']} with a remote filter, "
               f"{counts['transferred']} with filters transferred, {counts['prebuilt']} built first, "
               f"{counts['differences']} differences, {counts['errors']} errors, {counts['timeouts']} timeouts"
-              + (f", {wrapped} with the filter node over an index or bitmap scan" if mode == 'scans' else ''),
+              + (f", {wrapped} with the filter node over an index or bitmap scan" if mode == 'scans' else '')
+              + (f", {exact_sets} with an exact set, {lookups} with index lookups" if mode == 'keyset' else ''),
               flush=True)
         for k in total:
             total[k] += counts[k]

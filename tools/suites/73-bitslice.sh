@@ -6,7 +6,9 @@
 #     major): a scan against VACUUM moving a sparse block's rows to pending,
 #     a scan against a flush whose freed pages inserts reuse, VACUUM while
 #     inserts extend the chains; the sessions are ordered by the test hook
-#     bloomfilter.bitslice_pause (pg/bitslice_pause.c);
+#     bloomfilter.bitslice_pause (pg/bitslice_pause.c); and runtime index
+#     lookups against another session's writes, at REPEATABLE READ and
+#     READ COMMITTED (the rows a sequential scan's snapshot sees);
 #   - a pending page damaged to point to itself: VACUUM and a scan stop
 #     with index_corrupted (XX002), they do not run forever;
 #   - a bounded stress: writers (inserts, updates, deletes) and VACUUM
