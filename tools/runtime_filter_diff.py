@@ -338,7 +338,7 @@ def setup():
                         f"OPTIONS (table_name '{name}')")
             # some analyzed (estimates), some not (postgres_fdw's defaults)
             if name == 'fa':
-                cur.execute(f'ANALYZE r{name}')
+                cur.execute(f'ANALYZE r{name}; ANALYZE l{name}')
         setup_star(cur)
     return local
 
