@@ -123,12 +123,6 @@ bloom_runtime_canonical_equality(Oid op, Oid collation)
 	}
 }
 
-/*
- * The foreign table's column that key (of join operator op) is, or NULL.
- * A text key may be the column under a binary-compatible cast (varchar,
- * a domain): text equality's keys are text or varchar columns, char(n)'s
- * char(n) ones, so that the remote hashes what the build side does.
- */
 static bool
 is_text_equality(Oid op)
 {
@@ -137,6 +131,12 @@ is_text_equality(Oid op)
 	return eq == F_TEXTEQ || eq == F_BPCHAREQ;
 }
 
+/*
+ * The foreign table's column that key (of join operator op) is, or NULL.
+ * A text key may be the column under a binary-compatible cast (varchar,
+ * a domain): text equality's keys are text or varchar columns, char(n)'s
+ * char(n) ones, so that the remote hashes what the build side does.
+ */
 static Var *
 remote_key_column(Oid op, Expr *key)
 {
