@@ -113,7 +113,8 @@ add_remote_filter(InjectContext *cx, HashJoin *hj, Hash *hash, Target *target,
 				right;
 
 	/* this join may be another than the first planning's: its operator too */
-	if (!bloom_runtime_canonical_equality(list_nth_oid(hj->hashoperators, target->key)) ||
+	if (!bloom_runtime_canonical_equality(list_nth_oid(hj->hashoperators, target->key),
+										  list_nth_oid(hj->hashcollations, target->key)) ||
 		!get_op_hash_functions(list_nth_oid(hj->hashoperators, target->key), &left, &right) ||
 		build_rows > bloom_runtime_filter_max_keys(RUNTIME_FILTER_CANONICAL))
 		return;
@@ -455,7 +456,7 @@ consider_join(InjectContext *cx, HashJoin *hj, bool may_rescan)
 				continue;		/* remote filters: the first pass's */
 			if (!cx->second)
 				bloom_runtime_note_remote(cx, hj, t, may_rescan);
-			else if (!may_rescan && (cand = bloom_runtime_placed_remote(cx, t)) != NULL)
+			else if (!may_rescan && (cand = bloom_runtime_placed_remote(cx, hj, t)) != NULL)
 				add_remote_filter(cx, hj, hash, t, cand, build_rows);
 			continue;
 		}

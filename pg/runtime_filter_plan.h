@@ -112,8 +112,9 @@ extern void bloom_runtime_prebuild_consider(InjectContext *cx, Join *join, bool 
 /* The extension's bloom type and bloom_contains(bloom, anyelement), if installed. */
 extern void bloom_runtime_lookup_extension(InjectContext *cx);
 
-/* Whether the canonical hash follows the equality of op, on both sides. */
-extern bool bloom_runtime_canonical_equality(Oid op);
+/* Whether the canonical hash follows the equality of op under collation,
+ * on both sides. */
+extern bool bloom_runtime_canonical_equality(Oid op, Oid collation);
 
 /* Whether the query reads, at any level, a foreign table that could take a
  * remote filter (then it is worth keeping it for a second planning). */
@@ -125,7 +126,8 @@ extern void bloom_runtime_note_remote(InjectContext *cx, HashJoin *hj, Target *t
 
 /* Second planning: the candidate whose placeholder target's foreign scan
  * carries for its key, or NULL. */
-extern RemoteCandidate *bloom_runtime_placed_remote(InjectContext *cx, Target *target);
+extern RemoteCandidate *bloom_runtime_placed_remote(InjectContext *cx, HashJoin *hj,
+													 Target *target);
 
 /* Add each candidate's placeholder condition to the query as written. */
 extern void bloom_runtime_add_placeholders(InjectContext *cx);
@@ -137,9 +139,11 @@ extern bool bloom_runtime_resolve_placeholders(InjectContext *cx, PlannedStmt *s
 /* ---- runtime_filter_remote_schema.c ---- */
 
 /* Whether the server of foreign table relid knows the extension's objects by
- * their local names (postgres_fdw sends them so), asked once through a scan
- * of its column attno that reads no row. */
-extern bool bloom_runtime_remote_names_match(InjectContext *cx, Oid relid, AttrNumber attno);
+ * their local names (postgres_fdw sends them so), and (same_bytes) whether
+ * text reaches the local server as the remote stores it, asked once through
+ * a scan of its column attno that reads no row. */
+extern bool bloom_runtime_remote_names_match(InjectContext *cx, Oid relid, AttrNumber attno,
+											 bool *same_bytes);
 
 BLOOM_HIDDEN_END
 

@@ -26,8 +26,13 @@
  * Canonical filters are made only where the canonical hash follows the
  * join's equality whatever the two sides' types: integers (int2, int4,
  * int8 in any mix), numeric, float4 and float8 (in any mix), bool, oid,
- * uuid, date, timestamp, timestamptz, bytea.  Not text: a remote database
- * of another encoding would hash other bytes.
+ * uuid, date, timestamp, timestamptz, bytea; and text, varchar and
+ * char(n) under a deterministic collation (equality is then byte
+ * equality) where the remote server stores the bytes the local one
+ * receives (runtime_filter_remote_schema.c asks).  The remote column's
+ * collation plays no part: bloom_contains hashes bytes.  Each key of a
+ * join gets a filter of its own: the canonical hash has no form for
+ * several columns, and each filter alone drops only rows without a match.
  */
 #include "bloomfilter.h"
 #include "runtime_filter.h"
@@ -79,9 +84,13 @@ bloom_runtime_lookup_extension(InjectContext *cx)
 	cx->contains_func = LookupFuncName(name, 2, args, true);
 }
 
-/* Whether the canonical hash follows the equality of op, on both sides. */
+/*
+ * Whether the canonical hash follows the equality of op under collation, on
+ * both sides.  Text equality is byte equality only under a deterministic
+ * collation; char(n)'s ignores trailing blanks, as its canonical hash does.
+ */
 bool
-bloom_runtime_canonical_equality(Oid op)
+bloom_runtime_canonical_equality(Oid op, Oid collation)
 {
 	switch (get_opcode(op))
 	{
@@ -106,9 +115,44 @@ bloom_runtime_canonical_equality(Oid op)
 		case F_TIMESTAMP_EQ:
 		case F_BYTEAEQ:
 			return true;
+		case F_TEXTEQ:
+		case F_BPCHAREQ:
+			return OidIsValid(collation) && get_collation_isdeterministic(collation);
 		default:
 			return false;
 	}
+}
+
+static bool
+is_text_equality(Oid op)
+{
+	RegProcedure eq = get_opcode(op);
+
+	return eq == F_TEXTEQ || eq == F_BPCHAREQ;
+}
+
+/*
+ * The foreign table's column that key (of join operator op) is, or NULL.
+ * A text key may be the column under a binary-compatible cast (varchar,
+ * a domain): text equality's keys are text or varchar columns, char(n)'s
+ * char(n) ones, so that the remote hashes what the build side does.
+ */
+static Var *
+remote_key_column(Oid op, Expr *key)
+{
+	RegProcedure eq = get_opcode(op);
+	Oid			base;
+
+	if (!is_text_equality(op))
+		return IsA(key, Var) ? (Var *) key : NULL;
+	while (IsA(key, RelabelType))
+		key = ((RelabelType *) key)->arg;
+	if (!IsA(key, Var))
+		return NULL;
+	base = getBaseType(((Var *) key)->vartype);
+	if (eq == F_TEXTEQ ? (base == TEXTOID || base == VARCHAROID) : base == BPCHAROID)
+		return (Var *) key;
+	return NULL;
 }
 
 /* Whether foreign table relid is postgres_fdw's, on a server whose
@@ -324,14 +368,16 @@ bloom_runtime_note_remote(InjectContext *cx, HashJoin *hj, Target *target, bool 
 {
 	ForeignScan *fs = (ForeignScan *) *target->link;
 	RangeTblEntry *rte = rt_fetch(fs->scan.scanrelid, cx->stmt->rtable);
-	Var		   *var = (Var *) target->expr;
+	Oid			op = list_nth_oid(hj->hashoperators, target->key);
+	Var		   *var = remote_key_column(op, target->expr);
+	bool		same_bytes;
 	FindRelation fr;
 	RemoteCandidate *cand;
 	ListCell   *lc;
 
 	if (may_rescan || cx->parse == NULL || !OidIsValid(cx->contains_func) ||
-		cx->parse->commandType != CMD_SELECT || !IsA(var, Var) || var->varattno <= 0 ||
-		!bloom_runtime_canonical_equality(list_nth_oid(hj->hashoperators, target->key)) ||
+		cx->parse->commandType != CMD_SELECT || var == NULL || var->varattno <= 0 ||
+		!bloom_runtime_canonical_equality(op, list_nth_oid(hj->hashcollations, target->key)) ||
 		rte->rtekind != RTE_RELATION || rte->relkind != RELKIND_FOREIGN_TABLE ||
 		rte->inh || !remote_has_extension(rte->relid))
 		return;
@@ -348,7 +394,8 @@ bloom_runtime_note_remote(InjectContext *cx, HashJoin *hj, Target *target, bool 
 	if (fr.count != 1 || fr.level->commandType != CMD_SELECT || fr.level->jointree == NULL ||
 		!in_inner_position((Node *) fr.level->jointree, fr.rti) ||
 		!filters_before_rows_are_kept(fr.level) || !remote_query_is_plain(fs) ||
-		!bloom_runtime_remote_names_match(cx, rte->relid, var->varattno))
+		!bloom_runtime_remote_names_match(cx, rte->relid, var->varattno, &same_bytes) ||
+		(is_text_equality(op) && !same_bytes))
 		return;
 	cand = palloc0(sizeof(RemoteCandidate));
 	cand->relid = rte->relid;
@@ -382,14 +429,14 @@ find_placeholder_walker(Node *node, FindPlaceholder *fp)
 }
 
 RemoteCandidate *
-bloom_runtime_placed_remote(InjectContext *cx, Target *target)
+bloom_runtime_placed_remote(InjectContext *cx, HashJoin *hj, Target *target)
 {
 	ForeignScan *fs = (ForeignScan *) *target->link;
 	RangeTblEntry *rte = rt_fetch(fs->scan.scanrelid, cx->stmt->rtable);
-	Var		   *var = (Var *) target->expr;
+	Var		   *var = remote_key_column(list_nth_oid(hj->hashoperators, target->key), target->expr);
 	ListCell   *lc;
 
-	if (!IsA(var, Var) || rte->rtekind != RTE_RELATION)
+	if (var == NULL || rte->rtekind != RTE_RELATION)
 		return NULL;
 	foreach(lc, cx->candidates)
 	{

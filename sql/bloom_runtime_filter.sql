@@ -325,10 +325,11 @@ UNION ALL
 SELECT 'remote int8 = int4', * FROM rf_same('SELECT f.id FROM rf_fact_remote f JOIN rf_dim d ON d.k = f.k8 WHERE d.sel')
 UNION ALL
 SELECT 'remote numeric', * FROM rf_same('SELECT f.id FROM rf_fact_remote f JOIN rf_dim d ON d.num = f.num WHERE d.sel')
--- text keys stay local (the remote encoding could differ), as do joins
--- that keep every foreign row
+-- text keys too: the remote database stores text as the bytes this one
+-- receives (the same database here)
 UNION ALL
 SELECT 'remote text', * FROM rf_same('SELECT f.id FROM rf_fact_remote f JOIN rf_dim d ON d.t = f.t WHERE d.sel')
+-- joins that keep every foreign row stay local
 UNION ALL
 SELECT 'remote left join', * FROM rf_same('SELECT f.id, d.k FROM rf_fact_remote f LEFT JOIN rf_dim d ON d.k = f.k AND d.sel');
 -- in a view (a subquery): the same; a foreign table named twice: no remote

@@ -55,7 +55,9 @@ FACTS = {
        CASE WHEN g % 89 = 0 THEN NULL ELSE ((g * 7919) % 6000)::int8 * 3 END AS k8,
        CASE WHEN g % 83 = 0 THEN NULL ELSE ((g * 7919) % 6000) / 2.0 END AS kn,
        CASE WHEN g % 79 = 0 THEN NULL ELSE 'k' || ((g * 7919) % 6000) END AS kt,
-       g % 37 AS g, g % 1000 AS v
+       g % 37 AS g, g % 1000 AS v,
+       CASE WHEN g % 71 = 0 THEN NULL
+            ELSE 'k' || ((g * 7919) % 6000) || CASE WHEN (g * 7919) % 6000 % 3 = 0 THEN 'é' ELSE '' END END AS ku
 FROM generate_series(1, 20000) g''',
     # many duplicates of few keys, and keys past the dimensions' range
     'fb': '''SELECT g AS id,
@@ -63,24 +65,28 @@ FROM generate_series(1, 20000) g''',
        ((g % 300) * 7)::int8 * 3 + (g % 2) * 100000 AS k8,
        CASE WHEN g % 61 = 0 THEN NULL ELSE ((g % 300) * 7)::numeric(12, 1) / 2 END AS kn,
        'k' || ((g % 300) * 7) AS kt,
-       g % 11 AS g, (g * 13) % 1000 AS v
+       g % 11 AS g, (g * 13) % 1000 AS v,
+       'k' || ((g % 300) * 7) || CASE WHEN (g % 300) * 7 % 3 = 0 THEN 'é' ELSE '' END AS ku
 FROM generate_series(1, 12000) g''',
 }
-FACT_COLUMNS = '(id int4, k4 int4, k8 int8, kn numeric, kt text, g int4, v int4)'
+FACT_COLUMNS = '(id int4, k4 int4, k8 int8, kn numeric, kt text, g int4, v int4, ku text)'
 
 # The dimensions (local): duplicate keys, NULLs, selections of every size.
 DIMS = {
     'da': '''SELECT row_number() OVER () AS did, k4, k4::int8 * 3 AS k8, k4 / 2.0 AS kn,
-       'k' || k4 AS kt, k4 % 20 = 0 AS s1, k4 % 3 = 0 AS s2, k4 < 100 AS s3, k4 % 1000 AS x
+       'k' || k4 AS kt, k4 % 20 = 0 AS s1, k4 % 3 = 0 AS s2, k4 < 100 AS s3, k4 % 1000 AS x,
+       'k' || k4 || CASE WHEN k4 % 3 = 0 THEN 'é' ELSE '' END AS ku
 FROM (SELECT g AS k4 FROM generate_series(0, 5999) g
       UNION ALL SELECT g FROM generate_series(0, 5999, 40) g
       UNION ALL SELECT NULL FROM generate_series(1, 5)) s''',
     'db': '''SELECT g AS did, CASE WHEN g % 41 = 0 THEN NULL ELSE g * 14 END AS k4,
        (g * 14)::int8 * 3 AS k8, (g * 14) / 2.0 AS kn, 'k' || (g * 14) AS kt,
-       g % 2 = 0 AS s1, g % 7 = 0 AS s2, g < 10 AS s3, g % 13 AS x
+       g % 2 = 0 AS s1, g % 7 = 0 AS s2, g < 10 AS s3, g % 13 AS x,
+       'k' || (g * 14) || CASE WHEN g * 14 % 3 = 0 THEN 'é' ELSE '' END AS ku
 FROM generate_series(0, 400) g''',
     'dv': '''SELECT g AS did, g AS k4, g::int8 * 3 AS k8, g / 2.0 AS kn, 'k' || g AS kt,
-       g % 9 = 0 AS s1, g % 2 = 0 AS s2, g > 990 AS s3, g % 5 AS x
+       g % 9 = 0 AS s1, g % 2 = 0 AS s2, g > 990 AS s3, g % 5 AS x,
+       'k' || g || CASE WHEN g % 3 = 0 THEN 'é' ELSE '' END AS ku
 FROM generate_series(0, 999) g''',
 }
 
@@ -145,6 +151,26 @@ JOINS = {
                     '(SELECT {dk} FROM {d} d WHERE {sd}) ORDER BY p.id LIMIT 200) q'),
     'join_in_sub': ('SELECT q.id, e.did FROM (SELECT p.id, p.v FROM {src} p JOIN {d} d ON {pk} = {dk} '
                     'WHERE {sd}) q JOIN dv e ON q.v = e.k4 WHERE e.s2'),
+}
+
+
+# Foreign facts (f) joined on text keys and on two keys (on), as
+# Generator.fdw_keys_query fills them in: one remote filter per key, text
+# ones only where the remote database has the local encoding and the
+# collation is deterministic.
+FDW_KEY_SETS = [
+    [('ku', 'ku')], [('ku', 'ku')], [('kt', 'kt')], [('ku', 'ku COLLATE "C"')], [('ku', 'ku COLLATE diff_ci')],
+    [('k4', 'k4'), ('ku', 'ku')], [('k4', 'k4'), ('k8', 'k8')], [('kt', 'kt'), ('kn', 'kn')],
+    [('ku', 'ku'), ('k8', 'k8'), ('k4', 'k4')], [('k4', 'k4'), ('ku', 'ku COLLATE diff_ci')],
+]
+FDW_KEY_JOINS = {
+    'inner': 'SELECT p.id, p.v, d.did FROM {f} p JOIN {d} d ON {on} WHERE {sd}',
+    'inner_agg': 'SELECT d.x, count(*), sum(p.v) FROM {f} p JOIN {d} d ON {on} WHERE {sd} GROUP BY d.x',
+    'semi': 'SELECT p.id, p.v FROM {f} p WHERE EXISTS (SELECT 1 FROM {d} d WHERE {on} AND {sd})',
+    'anti': 'SELECT p.id FROM {f} p WHERE NOT EXISTS (SELECT 1 FROM {d} d WHERE {on} AND {sd})',
+    'left': 'SELECT p.id, d.did FROM {f} p LEFT JOIN {d} d ON {on} AND {sd}',
+    'where': 'SELECT p.id, d.did FROM (SELECT * FROM {f} WHERE v < 700) p JOIN {d} d ON {on} WHERE {sd}',
+    'limit': 'SELECT p.id, d.did FROM (SELECT * FROM {f} ORDER BY id LIMIT 3000) p JOIN {d} d ON {on} WHERE {sd}',
 }
 
 
@@ -338,8 +364,8 @@ class KeysetGenerator:
         return s
 
 
-def connect(port):
-    conn = psycopg2.connect(host='127.0.0.1', port=port, user='postgres', dbname='postgres',
+def connect(port, dbname='postgres'):
+    conn = psycopg2.connect(host='127.0.0.1', port=port, user='postgres', dbname=dbname,
                             options='-c session_preload_libraries=bloomfilter -c statement_timeout=60000')
     conn.autocommit = True
     return conn
@@ -351,7 +377,17 @@ def setup():
         cur.execute('CREATE EXTENSION IF NOT EXISTS bloomfilter')
         for name, sql in FACTS.items():
             cur.execute(f'DROP TABLE IF EXISTS {name}; CREATE TABLE {name} AS {sql}; ANALYZE {name}')
+        # the same facts in a database of another encoding: its text arrives converted
+        cur.execute("SELECT 1 FROM pg_database WHERE datname = 'diff_latin'")
+        if cur.fetchone() is None:
+            cur.execute("CREATE DATABASE diff_latin ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0")
     remote.close()
+    latin = connect(REMOTE_PORT, 'diff_latin')
+    with latin.cursor() as cur:
+        cur.execute('CREATE EXTENSION IF NOT EXISTS bloomfilter')
+        for name, sql in FACTS.items():
+            cur.execute(f'DROP TABLE IF EXISTS {name}; CREATE TABLE {name} AS {sql}; ANALYZE {name}')
+    latin.close()
     local = connect(LOCAL_PORT)
     with local.cursor() as cur:
         cur.execute('CREATE EXTENSION IF NOT EXISTS bloomfilter; CREATE EXTENSION IF NOT EXISTS postgres_fdw')
@@ -359,6 +395,10 @@ def setup():
         cur.execute(f"""CREATE SERVER diff_remote FOREIGN DATA WRAPPER postgres_fdw
             OPTIONS (host '127.0.0.1', port '{REMOTE_PORT}', dbname 'postgres', extensions 'bloomfilter')""")
         cur.execute("CREATE USER MAPPING FOR CURRENT_USER SERVER diff_remote OPTIONS (user 'postgres')")
+        cur.execute('DROP SERVER IF EXISTS diff_latin CASCADE')
+        cur.execute(f"""CREATE SERVER diff_latin FOREIGN DATA WRAPPER postgres_fdw
+            OPTIONS (host '127.0.0.1', port '{REMOTE_PORT}', dbname 'diff_latin', extensions 'bloomfilter')""")
+        cur.execute("CREATE USER MAPPING FOR CURRENT_USER SERVER diff_latin OPTIONS (user 'postgres')")
         for name, sql in list(FACTS.items()) + list(DIMS.items()):
             cur.execute(f'DROP TABLE IF EXISTS {name}; CREATE TABLE {name} AS {sql}; ANALYZE {name}')
         # a case-insensitive collation where the server has ICU (else "C")
@@ -371,9 +411,11 @@ def setup():
         for name in FACTS:
             cur.execute(f"CREATE FOREIGN TABLE r{name} {FACT_COLUMNS} SERVER diff_remote "
                         f"OPTIONS (table_name '{name}')")
+            cur.execute(f"CREATE FOREIGN TABLE l{name} {FACT_COLUMNS} SERVER diff_latin "
+                        f"OPTIONS (table_name '{name}')")
             # some analyzed (estimates), some not (postgres_fdw's defaults)
             if name == 'fa':
-                cur.execute(f'ANALYZE r{name}')
+                cur.execute(f'ANALYZE r{name}; ANALYZE l{name}')
         setup_star(cur)
         if 'keyset' in MODES:
             for sql in KEYSET_SETUP:
@@ -448,6 +490,8 @@ class Generator:
 
     def query(self):
         r = self.rng
+        if self.mode == 'fdw' and r.random() < 0.35:
+            return self.fdw_keys_query()
         fkey, dkey = r.choice(KEYS)
         if self.mode == 'fdw' and fkey == 'kt' and r.random() < 0.7:
             fkey, dkey = 'k4', 'k4'
@@ -470,6 +514,17 @@ class Generator:
         elif shape == 'limit_above':
             extra = {'n': r.choice([1, 50, 3000])}
         return JOINS[shape].format(src=src, pk=pk, dk=dk, d=d, sd=sd, sd0=sd0, **extra)
+
+    def fdw_keys_query(self):
+        """A join of a foreign fact on text keys (ku: with non-ASCII characters)
+        or on two keys, over the remote database of the local encoding (rfa,
+        rfb) or a LATIN1 one (lfa, lfb)."""
+        r = self.rng
+        self.shape = r.choice(list(FDW_KEY_JOINS))
+        on = ' AND '.join(f'p.{a} = d.{b}' for a, b in r.choice(FDW_KEY_SETS))
+        d, sel = self.dim()
+        return FDW_KEY_JOINS[self.shape].format(f=r.choice(['rfa', 'rfb', 'rfa', 'rfb', 'lfa', 'lfb']), d=d,
+                                                on=on, sd=sel.format(a='d'))
 
     def settings(self):
         r = self.rng
@@ -592,16 +647,16 @@ def main():
     cur = local.cursor()
     if 'scans' in MODES:
         setup_scans(cur)
-    total = {'queries': 0, 'local': 0, 'remote': 0, 'transferred': 0, 'prebuilt': 0, 'differences': 0,
-             'errors': 0, 'timeouts': 0}
+    total = {'queries': 0, 'local': 0, 'remote': 0, 'remote_text': 0, 'remote_keys': 0, 'transferred': 0,
+             'prebuilt': 0, 'differences': 0, 'errors': 0, 'timeouts': 0}
     failed = False
     for seed, mode in ((seed, mode) for seed in SEEDS for mode in MODES):
         rng = random.Random(f'{seed}-{mode}')
         cur.execute('RESET ALL')  # no mode's settings in the next
         gen = StarGenerator(rng) if mode == 'star' else KeysetGenerator(rng) if mode == 'keyset' else \
             {'scans': ScanGenerator, 'transfer': TransferGenerator}.get(mode, Generator)(rng, mode)
-        counts = {'queries': 0, 'local': 0, 'remote': 0, 'transferred': 0, 'prebuilt': 0, 'differences': 0,
-                  'errors': 0, 'timeouts': 0}
+        counts = {'queries': 0, 'local': 0, 'remote': 0, 'remote_text': 0, 'remote_keys': 0, 'transferred': 0,
+                  'prebuilt': 0, 'differences': 0, 'errors': 0, 'timeouts': 0}
         wrapped = 0
         exact_sets = lookups = 0
         for i in range(QUERIES):
@@ -634,6 +689,9 @@ def main():
             counts['queries'] += 1
             wrapped += 'BloomRuntimeFilter' in text
             counts['prebuilt'] += 'BloomFilterPrebuild' in text
+            remote_lines = [line for line in text.splitlines() if 'Runtime Filter' in line and '(remote)' in line]
+            counts['remote_text'] += any('.kt ' in line or '.ku ' in line for line in remote_lines)
+            counts['remote_keys'] += len(remote_lines) > 1
             if 'Runtime Filter' in text:
                 if '(remote)' in text:
                     counts['remote'] += 1
@@ -655,7 +713,8 @@ def main():
         ok = counts['differences'] == 0 and counts['errors'] == 0
         failed |= not ok
         print(f"{'ok' if ok else 'FAILED'} - {mode}, seed {seed}: {counts['queries']} random joins, "
-              f"{counts['local']} with a local filter, {counts['remote']} with a remote filter, "
+              f"{counts['local']} with a local filter, {counts['remote']} with a remote filter "
+              f"({counts['remote_text']} of a text key, {counts['remote_keys']} with several), "
               f"{counts['transferred']} with filters transferred, {counts['prebuilt']} built first, "
               f"{counts['differences']} differences, {counts['errors']} errors, {counts['timeouts']} timeouts"
               + (f", {wrapped} with the filter node over an index or bitmap scan" if mode == 'scans' else '')
@@ -664,7 +723,8 @@ def main():
         for k in total:
             total[k] += counts[k]
     print(f"runtime-filter-diff-counts: queries {total['queries']}, local filter {total['local']}, "
-          f"remote filter {total['remote']}, transferred {total['transferred']}, "
+          f"remote filter {total['remote']} (text {total['remote_text']}, several {total['remote_keys']}), "
+          f"transferred {total['transferred']}, "
           f"built first {total['prebuilt']}, "
           f"differences {total['differences']}, errors {total['errors']}, "
           f"timeouts {total['timeouts']}")

@@ -21,6 +21,11 @@
 # another schema: the join works with the filter on (and gets none); a
 # foreign table over a remote view (no ctid to ask with): none for it, while
 # the server's other tables keep theirs.
+# Text, varchar and char(n) keys and joins on two keys: one remote filter
+# per key where the remote database has the local encoding (the answers as
+# with the filters off, fewer rows shipped); none for a text key of a
+# LATIN1 remote database or under a nondeterministic collation (the same
+# answers), while its integer key keeps its filter.
 # Printed, not asserted: rows, bytes and time of the joins.
 # Ends with "fdw: N passed, M failed" and exits non-zero on any failure.
 set -u
@@ -227,6 +232,71 @@ if [ -n "$expected" ] && [ "$(head -n 1 $TL_OUT/view.txt)" = "$expected" ] && ! 
 else
     fail "a foreign table over a remote view: an error, another answer than $expected, or a filter in the wrong query"
 fi
+
+# Text keys and joins on two keys.  The remote tables hold text with
+# non-ASCII characters, written as UTF-8 by the client: in the UTF-8
+# database of the remote server, and in a LATIN1 one, whose text
+# postgres_fdw converts on the way (so the bytes the remote server hashes are
+# not those the local one receives: no text filter there).  Each join has the
+# answer it has with the filters off; a filter, where shipped, removes rows.
+text_table="CREATE TABLE ft AS SELECT g AS id, 'k' || (g % 5000) || CASE WHEN g % 3 = 0 THEN 'é' ELSE '' END AS kt,
+    ('v' || (g % 5000) || 'ß')::varchar(20) AS kv, ('c' || (g % 5000))::char(8) AS kc, g % 5000 AS a, g % 7 AS b
+FROM generate_series(1, 100000) g;
+ANALYZE ft;"
+pgc_psql remote -c "CREATE DATABASE latin ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0" ||
+    fail "remote database latin"
+PGCLIENTENCODING=UTF8 pgc_psql remote -c "$text_table" || fail "remote text table"
+PGCLIENTENCODING=UTF8 pgc_psql remote -d latin -c "CREATE EXTENSION bloomfilter" -c "$text_table" ||
+    fail "remote text table in the LATIN1 database"
+pgc_psql local <<SQL || fail "local setup of the text joins"
+CREATE SERVER latin FOREIGN DATA WRAPPER postgres_fdw
+    OPTIONS (host '127.0.0.1', port '$(pgc_port remote)', dbname 'latin', extensions 'bloomfilter');
+CREATE USER MAPPING FOR CURRENT_USER SERVER latin OPTIONS (user 'postgres');
+CREATE FOREIGN TABLE ft_utf8 (id int, kt text, kv varchar(20), kc char(8), a int, b int)
+    SERVER warehouse OPTIONS (table_name 'ft');
+CREATE FOREIGN TABLE ft_latin (id int, kt text, kv varchar(20), kc char(8), a int, b int)
+    SERVER latin OPTIONS (table_name 'ft');
+CREATE TABLE dim_t AS SELECT g AS a, g % 7 AS b, 'k' || g || CASE WHEN g % 3 = 0 THEN 'é' ELSE '' END AS kt,
+    'v' || g || 'ß' AS kv, ('c' || g)::char(10) AS kc, g % 10 = 0 AS sel FROM generate_series(0, 4999) g;
+ANALYZE dim_t;
+DO \$\$ BEGIN
+    CREATE COLLATION ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
+EXCEPTION WHEN feature_not_supported OR invalid_parameter_value OR undefined_object THEN NULL;
+END \$\$;
+SQL
+# JOIN_NAME|FOREIGN TABLE|JOIN CONDITION|HOW MANY FILTERS IN THE REMOTE SQL
+text_joins=(
+    "text key, same encoding|ft_utf8|d.kt = f.kt|1"
+    "varchar key, same encoding|ft_utf8|d.kv = f.kv|1"
+    "char(n) key, same encoding|ft_utf8|d.kc = f.kc|1"
+    "text key under COLLATE \"C\"|ft_utf8|d.kt = f.kt COLLATE \"C\"|1"
+    "two keys|ft_utf8|d.a = f.a AND d.b = f.b|2"
+    "two keys, one text|ft_utf8|d.a = f.a AND d.kt = f.kt|2"
+    "text key, a LATIN1 remote database|ft_latin|d.kt = f.kt|0"
+    "varchar key, a LATIN1 remote database|ft_latin|d.kv = f.kv|0"
+    "two keys, one text, a LATIN1 remote database|ft_latin|d.a = f.a AND d.kt = f.kt|1"
+)
+if [ "$(pgc_psql local -At -c "SELECT count(*) FROM pg_collation WHERE collname = 'ci'")" = 1 ]; then
+    text_joins+=("text key, a nondeterministic collation|ft_utf8|d.kt = f.kt COLLATE ci|0")
+else
+    skip "text key, a nondeterministic collation: this server has no ICU"
+fi
+for j in "${text_joins[@]}"; do
+    IFS='|' read -r name table cond want <<< "$j"
+    q="SELECT count(*), count(DISTINCT f.id) FROM $table f JOIN dim_t d ON $cond WHERE d.sel"
+    auto -c "EXPLAIN (VERBOSE, COSTS OFF) $q" > $TL_OUT/explain-text.txt
+    got=$(grep 'Remote SQL' $TL_OUT/explain-text.txt | grep -o 'bloom_contains(\$[0-9]*::public.bloom, [a-z]*)' | wc -l)
+    on=$(auto -c "$q")
+    off=$(auto -c "SET bloomfilter.runtime_filter = off" -c "$q")
+    shipped_on=$(PGOPTIONS="-c session_preload_libraries=bloomfilter" shipped "$q" | cut -d' ' -f1)
+    if [ -n "$off" ] && [ "$on" = "$off" ] && [ "$got" -eq "$want" ] &&
+       { [ "$want" -eq 0 ] || [ "${shipped_on:-100000}" -lt 100000 ]; }; then
+        pass "$name: $want remote filter(s), $on (count, distinct) with the filters on and off, $shipped_on of 100000 rows shipped"
+    else
+        cat $TL_OUT/explain-text.txt
+        fail "$name: $got remote filter(s) (wanted $want), $on with the filters on, $off off, $shipped_on rows shipped"
+    fi
+done
 
 # A filter larger than the type allows (its text form would pass the 1 GB
 # protocol limit): refused when it is made, before anything is sent, and the
