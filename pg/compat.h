@@ -84,6 +84,14 @@ path_copy_disabled_nodes_compat(Path *to, const Path *from)
 #define index_count_search_compat(scan) pgstat_count_index_scan((scan)->indexRelation)
 #endif
 
+/* 18: a CHECK constraint may be NOT ENFORCED; before, every one is. */
+#include "access/tupdesc.h"
+#if PG_VERSION_NUM >= 180000
+#define check_constraint_enforced_compat(check) ((check)->ccenforced)
+#else
+#define check_constraint_enforced_compat(check) ((void) (check), true)
+#endif
+
 /* 19: a table slot is made with tts_flags (TTS_FLAG_*). */
 #include "executor/tuptable.h"
 #if PG_VERSION_NUM < 190000

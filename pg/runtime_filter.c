@@ -33,6 +33,7 @@
 #include <math.h>
 
 #include "nodes/value.h"
+#include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/guc.h"
 
@@ -197,7 +198,11 @@ bloom_runtime_spec_to_list(const RuntimeFilterSpec *spec)
 									  list_copy(spec->integer_keys), makeInteger(est));
 
 	/* the range's slot, or -1 */
-	return lappend(list, makeInteger(spec->has_range ? spec->range_paramid : -1));
+	list = lappend(list, makeInteger(spec->has_range ? spec->range_paramid : -1));
+	/* the bounds, or NIL (int64s as text: an Integer node holds an int) */
+	return lappend(list, !spec->has_bounds ? NIL :
+				   list_make2(makeString(psprintf(INT64_FORMAT, spec->bounds.min)),
+							  makeString(psprintf(INT64_FORMAT, spec->bounds.max))));
 }
 
 void
@@ -215,4 +220,12 @@ bloom_runtime_spec_from_list(List *list, RuntimeFilterSpec *spec)
 	spec->est_keys = intVal(list_nth(list, 4));
 	spec->range_paramid = intVal(list_nth(list, 5));
 	spec->has_range = spec->range_paramid >= 0;
+	spec->has_bounds = list_nth(list, 6) != NIL;
+	if (spec->has_bounds)
+	{
+		List	   *bounds = list_nth(list, 6);
+
+		spec->bounds.min = pg_strtoint64(strVal(linitial(bounds)));
+		spec->bounds.max = pg_strtoint64(strVal(lsecond(bounds)));
+	}
 }

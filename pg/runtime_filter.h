@@ -233,6 +233,10 @@ typedef struct RuntimeFilterSpec
 	double		est_keys;		/* the planner's estimate of build rows */
 	bool		has_range;		/* the range tier (see RuntimeKeyRange) */
 	int			range_paramid;	/* its PARAM_EXEC slot, if has_range */
+	/* a probe's: the bounds its relation holds of the key, whose scan is
+	 * skipped when the range misses them (runtime_filter_prune.h) */
+	bool		has_bounds;
+	RuntimeKeyRange bounds;
 } RuntimeFilterSpec;
 
 extern List *bloom_runtime_spec_to_list(const RuntimeFilterSpec *spec);
