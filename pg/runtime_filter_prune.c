@@ -274,6 +274,7 @@ bloom_runtime_scan_bounds(PlannedStmt *stmt, Plan *scan, Expr *key, RuntimeKeyRa
 	Oid			opclass;
 	Relation	rel;
 	TupleConstr *constr;
+	Node	   *partition_qual;
 
 	memset(&w, 0, sizeof w);
 	if (!key_column(stmt, scan, key, &relid, &w.attno))
@@ -289,8 +290,11 @@ bloom_runtime_scan_bounds(PlannedStmt *stmt, Plan *scan, Expr *key, RuntimeKeyRa
 	w.lo = PG_INT64_MIN;
 	w.hi = PG_INT64_MAX;
 
-	/* the partition's bounds and its ancestors' (NULL: not a partition) */
-	note_constraint(&w, (Node *) get_partition_qual_relid(relid));
+	/* the partition's bounds and its ancestors' (NULL: not a partition);
+	 * folded, so that a list's ARRAY[...] is a constant array */
+	partition_qual = (Node *) get_partition_qual_relid(relid);
+	if (partition_qual != NULL)
+		note_constraint(&w, eval_const_expressions(NULL, partition_qual));
 
 	/* the validated CHECK constraints (locked by the planner already) */
 	rel = table_open(relid, AccessShareLock);
