@@ -31,6 +31,9 @@
  *   runtime_filter_wrap.c   the probe at an Index, Index Only or Bitmap
  *                           Heap Scan: Custom Scan (BloomRuntimeFilter)
  *                           above the scan
+ *   runtime_filter_prune.c  a probe's scan skipped whole when the range
+ *                           misses the bounds its relation's constraints
+ *                           imply (partitions, inheritance children)
  *   runtime_filter.c        settings, sizing, and the hashing both sides
  *                           share
  *
