@@ -217,6 +217,24 @@ SELECT count(*) FROM pp_inh f JOIN pp_dim d ON d.k = f.k WHERE d.v = 3500$$);
 SELECT 'validated' AS q, * FROM pp_same(
     'SELECT f.id FROM pp_inh f JOIN pp_dim d ON d.k = f.k WHERE d.v = 3500');
 
+-- A CHECK that is NOT ENFORCED (18 on; NOT VALID before) bounds nothing:
+-- the table holds rows outside it.
+CREATE TABLE pp_unenforced (id int, k int);
+INSERT INTO pp_unenforced SELECT g, g % 4000 FROM generate_series(1, 8000) g;
+DO $$
+BEGIN
+    IF current_setting('server_version_num')::int >= 180000 THEN
+        EXECUTE 'ALTER TABLE pp_unenforced ADD CHECK (k < 1000) NOT ENFORCED';
+    ELSE
+        EXECUTE 'ALTER TABLE pp_unenforced ADD CHECK (k < 1000) NOT VALID';
+    END IF;
+END $$;
+ANALYZE pp_unenforced;
+SELECT * FROM pp_skips($$
+SELECT count(*) FROM pp_unenforced f JOIN pp_dim d ON d.k = f.k WHERE d.v BETWEEN 3000 AND 3100$$);
+SELECT 'not enforced' AS q, * FROM pp_same(
+    'SELECT f.id FROM pp_unenforced f JOIN pp_dim d ON d.k = f.k WHERE d.v BETWEEN 3000 AND 3100');
+
 -- A plain table whose CHECK holds no value at all, and one whose bounds
 -- exclude the build keys (int8 ends: no overflow).
 CREATE TABLE pp_none (id int, k8 int8 CHECK (k8 > 9223372036854775807));
