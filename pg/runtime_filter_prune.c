@@ -28,10 +28,9 @@
 
 #include "access/stratnum.h"
 #include "access/table.h"
-#include "catalog/pg_opfamily.h"
+#include "catalog/pg_am.h"
 #include "catalog/pg_type.h"
 #include "commands/defrem.h"
-#include "catalog/pg_am.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
 #include "parser/parsetree.h"
