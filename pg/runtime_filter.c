@@ -172,18 +172,25 @@ bloom_runtime_hasher_init(RuntimeKeyHasher *h, List *exprs, List *hashfuncs, Lis
 		h->reads[i] = RUNTIME_KEY_HASH_FUNCTION;
 		if (lfirst_int(n))
 			h->reads[i] = fn == F_HASHINT2 ? RUNTIME_KEY_INT2 :
-				fn == F_HASHINT4 ? RUNTIME_KEY_INT4 : RUNTIME_KEY_INT8;
+				fn == F_HASHINT4 || fn == F_HASHDATE ? RUNTIME_KEY_INT4 : RUNTIME_KEY_INT8;
 		i++;
 	}
 }
 
+/* Whether a key's hash function is the integer family's, or date's (an
+ * int32, in a family of its own): a value read as an integer. */
+static bool
+integer_hash(Oid fn)
+{
+	return fn == F_HASHINT2 || fn == F_HASHINT4 || fn == F_HASHINT8 || fn == F_HASHDATE;
+}
+
 /* Whether both sides of a key hash it with the integer family's functions
- * (then both read it as an integer). */
+ * or date's (then both read it as an integer). */
 bool
 bloom_runtime_integer_key(Oid left, Oid right)
 {
-	return (left == F_HASHINT2 || left == F_HASHINT4 || left == F_HASHINT8) &&
-		(right == F_HASHINT2 || right == F_HASHINT4 || right == F_HASHINT8);
+	return integer_hash(left) && integer_hash(right);
 }
 
 List *

@@ -119,8 +119,9 @@ extern void bloom_runtime_filter_params(RuntimeFilterKind kind, double nkeys, ui
  * How a join-hash filter hashes a key: with the join's hash function of
  * its side and the join's collation (its 32-bit result), or, for the
  * integer operator family (int2, int4, int8 in any mix, whose hash
- * functions give equal values equal hashes), the value itself read as an
- * int64: the same equality, without a function call.  The planner decides
+ * functions give equal values equal hashes) and for date (an int32, with
+ * hashint4 before PostgreSQL 18 and hashdate from it), the value itself
+ * read as an int64: the same equality, without a function call.  The planner decides
  * per key from both sides' functions, so that both sides read alike.
  */
 typedef enum RuntimeKeyRead
