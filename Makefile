@@ -130,12 +130,13 @@ help:
 	'make bench-compose' 'size classes and estimates, no timings (about 1 min)' \
 	'make bench-variants' 'counting and scalable filters, rollups, no timings (about 1 min)' \
 	'make bench-sqlite' 'the SQLite extension on a 10M-row table (about 15 min)' \
-	'make bench-pg' 'the five bench-pg-* below and bench_pg.sh, PG=17 for another major (about 1 hour)' \
+	'make bench-pg' 'the six bench-pg-* below and bench_pg.sh, PG=17 for another major (about 1 hour)' \
 	'make bench-pg-batched' 'a constant filter probed row by row and in batches (about 5 min)' \
 	'make bench-pg-stored' 'a table of stored filters probed row by row (about 5 min)' \
 	'make bench-pg-bitslice' 'the bloom_bitslice index against a sequential scan (about 15 min)' \
 	'make bench-pg-runtime' 'runtime filters on against off, single joins (about 15 min)' \
 	'make bench-pg-prebuild' 'filters built first for nested loop and merge star joins (about 15 min)' \
+	'make bench-pg-prune' 'partitions the runtime filters skip whole, on against off (about 5 min)' \
 	'make bench-citus' 'bloom_agg on a Citus cluster against a local table (a few min)' \
 	'make bench-tpch' 'runtime filters on the 22 queries derived from TPC-H, SF=1 (about 25 min)' \
 	'make bench-tpcds' 'the same on the 99 derived from TPC-DS, SF=1 (hours; QUERIES=Q3,Q7: some)' \

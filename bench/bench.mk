@@ -31,11 +31,13 @@ bench-variants: build/bench/bench_variants
 
 # PostgreSQL benchmarks against built-in baselines, in one throwaway server
 # of the major PG (default: the first of pg/majors): PG=18 make bench-pg.
-.PHONY: bench-pg bench-pg-stored bench-pg-batched bench-pg-bitslice bench-pg-runtime bench-pg-prebuild bench-citus
+.PHONY: bench-pg bench-pg-stored bench-pg-batched bench-pg-bitslice bench-pg-runtime bench-pg-prebuild \
+    bench-pg-prune bench-citus
 bench-pg:
 	tools/install-deps.sh --quiet bench
 	bench/run_pg.sh bench/bench_pg.sh bench/bench_pg_stored.sh bench/bench_pg_batched.sh \
-	    bench/bench_pg_bitslice.sh bench/bench_pg_runtime.sh bench/bench_pg_prebuild.sh
+	    bench/bench_pg_bitslice.sh bench/bench_pg_runtime.sh bench/bench_pg_prebuild.sh \
+	    bench/bench_pg_prune.sh
 # Piecewise probes of stored filters alone (also part of bench-pg).
 bench-pg-stored:
 	bench/run_pg.sh bench/bench_pg_stored.sh
@@ -55,6 +57,10 @@ bench-pg-runtime:
 # against off (also part of bench-pg).
 bench-pg-prebuild:
 	bench/run_pg.sh bench/bench_pg_prebuild.sh
+# Partitions skipped whole by the runtime filters' range, on against off
+# (also part of bench-pg).
+bench-pg-prune:
+	bench/run_pg.sh bench/bench_pg_prune.sh
 # Queries derived from TPC-H (22) and TPC-DS (99), runtime filters on against
 # off, in one throwaway server of PG (default 17): the data made once per
 # scale factor SF (default 1; TPC-DS: whole numbers) in a cache outside the

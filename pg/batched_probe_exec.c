@@ -267,6 +267,10 @@ next_row(ScanState *ss)
 {
 	BatchedProbeState *state = (BatchedProbeState *) ss;
 
+	/* runtime mode: a scan whose table holds none of the build keys is not started */
+	if (state->runtime && (!state->skip.checked || state->skip.skipped) &&
+		bloom_runtime_probe_skips(state))
+		return ExecClearTuple(ss->ss_ScanTupleSlot);
 	if (ss->ss_currentScanDesc == NULL)
 		ss->ss_currentScanDesc = table_beginscan(ss->ss_currentRelation,
 												 ss->ps.state->es_snapshot, 0, NULL,

@@ -17,6 +17,7 @@
 #include "batched_probe.h"
 #include "runtime_filter.h"
 #include "runtime_filter_probe.h"
+#include "runtime_filter_prune.h"
 
 BLOOM_HIDDEN_BEGIN
 
@@ -63,6 +64,7 @@ typedef struct BatchedProbeState
 	uint64		batches;
 	uint64		passed_through; /* rows read unprobed since the last sample */
 	struct RuntimeLookup *lookup;	/* index lookups, when planned */
+	RuntimeSkip skip;			/* the heap scan skipped (runtime_filter_prune.h) */
 } BatchedProbeState;
 
 /* batched_probe_exec.c: the plan node's methods (a runtime probe is one
@@ -79,6 +81,10 @@ extern void bloom_runtime_probe_begin(BatchedProbeState *state, CustomScan *csca
 
 /* Start, or start again after a rescan: look for the filters at the first row. */
 extern void bloom_runtime_probe_restart(BatchedProbeState *state);
+
+/* Whether the scan returns nothing, a filter's range missing the table's
+ * bounds of its key: decided at the first row, or when a filter is read. */
+extern bool bloom_runtime_probe_skips(BatchedProbeState *state);
 
 /* The next row that passes the quals and the filters on (empty at the end). */
 extern TupleTableSlot *bloom_runtime_probe_next(BatchedProbeState *state);

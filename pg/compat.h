@@ -98,6 +98,21 @@ path_copy_disabled_nodes_compat(Path *to, const Path *from)
 	index_beginscan(heap, index, snapshot, nkeys, 0)
 #endif
 
+/* 18: a CHECK constraint may be NOT ENFORCED; before, every one is. */
+#include "access/tupdesc.h"
+#if PG_VERSION_NUM >= 180000
+#define check_constraint_enforced_compat(check) ((check)->ccenforced)
+#else
+#define check_constraint_enforced_compat(check) ((void) (check), true)
+#endif
+
+/* 18: date hashes with its own function, hashdate; before, with hashint4
+ * (the same value read as an int32 either way). */
+#include "utils/fmgroids.h"
+#if PG_VERSION_NUM < 180000
+#define F_HASHDATE F_HASHINT4
+#endif
+
 /* 19: a table slot is made with tts_flags (TTS_FLAG_*). */
 #include "executor/tuptable.h"
 #if PG_VERSION_NUM < 190000

@@ -33,6 +33,7 @@
 #include <math.h>
 
 #include "nodes/value.h"
+#include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/guc.h"
 
@@ -179,18 +180,25 @@ bloom_runtime_hasher_init(RuntimeKeyHasher *h, List *exprs, List *hashfuncs, Lis
 		h->reads[i] = RUNTIME_KEY_HASH_FUNCTION;
 		if (lfirst_int(n))
 			h->reads[i] = fn == F_HASHINT2 ? RUNTIME_KEY_INT2 :
-				fn == F_HASHINT4 ? RUNTIME_KEY_INT4 : RUNTIME_KEY_INT8;
+				fn == F_HASHINT4 || fn == F_HASHDATE ? RUNTIME_KEY_INT4 : RUNTIME_KEY_INT8;
 		i++;
 	}
 }
 
+/* Whether a key's hash function is the integer family's, or date's (an
+ * int32, in a family of its own): a value read as an integer. */
+static bool
+integer_hash(Oid fn)
+{
+	return fn == F_HASHINT2 || fn == F_HASHINT4 || fn == F_HASHINT8 || fn == F_HASHDATE;
+}
+
 /* Whether both sides of a key hash it with the integer family's functions
- * (then both read it as an integer). */
+ * or date's (then both read it as an integer). */
 bool
 bloom_runtime_integer_key(Oid left, Oid right)
 {
-	return (left == F_HASHINT2 || left == F_HASHINT4 || left == F_HASHINT8) &&
-		(right == F_HASHINT2 || right == F_HASHINT4 || right == F_HASHINT8);
+	return integer_hash(left) && integer_hash(right);
 }
 
 List *
@@ -208,7 +216,11 @@ bloom_runtime_spec_to_list(const RuntimeFilterSpec *spec)
 	list = lappend(list, makeInteger(spec->has_range ? spec->range_paramid : -1));
 	list = lappend(list, makeInteger(spec->has_keyset ? spec->keyset_paramid : -1));
 	list = lappend(list, makeInteger((int) spec->lookup_index));
-	return lappend(list, makeInteger(spec->lookup_max_keys));
+	list = lappend(list, makeInteger(spec->lookup_max_keys));
+	/* the bounds, or NIL (int64s as text: an Integer node holds an int) */
+	return lappend(list, !spec->has_bounds ? NIL :
+				   list_make2(makeString(psprintf(INT64_FORMAT, spec->bounds.min)),
+							  makeString(psprintf(INT64_FORMAT, spec->bounds.max))));
 }
 
 void
@@ -230,4 +242,12 @@ bloom_runtime_spec_from_list(List *list, RuntimeFilterSpec *spec)
 	spec->has_keyset = spec->keyset_paramid >= 0;
 	spec->lookup_index = (Oid) intVal(list_nth(list, 7));
 	spec->lookup_max_keys = intVal(list_nth(list, 8));
+	spec->has_bounds = list_nth(list, 9) != NIL;
+	if (spec->has_bounds)
+	{
+		List	   *bounds = list_nth(list, 9);
+
+		spec->bounds.min = pg_strtoint64(strVal(linitial(bounds)));
+		spec->bounds.max = pg_strtoint64(strVal(lsecond(bounds)));
+	}
 }

@@ -33,6 +33,9 @@
  *                           above the scan
  *   runtime_filter_keyset.c the batched probe scan's index lookups of
  *                           a filter's exact set of keys
+ *   runtime_filter_prune.c  a probe's scan skipped whole when the range
+ *                           misses the bounds its relation's constraints
+ *                           imply (partitions, inheritance children)
  *   runtime_filter.c        settings, sizing, and the hashing both sides
  *                           share
  *
@@ -121,8 +124,9 @@ extern void bloom_runtime_filter_params(RuntimeFilterKind kind, double nkeys, ui
  * How a join-hash filter hashes a key: with the join's hash function of
  * its side and the join's collation (its 32-bit result), or, for the
  * integer operator family (int2, int4, int8 in any mix, whose hash
- * functions give equal values equal hashes), the value itself read as an
- * int64: the same equality, without a function call.  The planner decides
+ * functions give equal values equal hashes) and for date (an int32, with
+ * hashint4 before PostgreSQL 18 and hashdate from it), the value itself
+ * read as an int64: the same equality, without a function call.  The planner decides
  * per key from both sides' functions, so that both sides read alike.
  */
 typedef enum RuntimeKeyRead
@@ -268,6 +272,10 @@ typedef struct RuntimeFilterSpec
 	 * index its key leads, or InvalidOid, and the most keys to look up */
 	Oid			lookup_index;
 	int			lookup_max_keys;
+	/* a probe's: the bounds its relation holds of the key, whose scan is
+	 * skipped when the range misses them (runtime_filter_prune.h) */
+	bool		has_bounds;
+	RuntimeKeyRange bounds;
 } RuntimeFilterSpec;
 
 extern List *bloom_runtime_spec_to_list(const RuntimeFilterSpec *spec);

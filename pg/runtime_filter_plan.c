@@ -48,6 +48,7 @@
 #include "bloomfilter.h"
 #include "runtime_filter.h"
 #include "runtime_filter_plan.h"
+#include "runtime_filter_prune.h"
 
 #include "catalog/pg_type.h"
 #include "miscadmin.h"
@@ -251,6 +252,10 @@ add_local_filter(InjectContext *cx, HashJoin *hj, Hash *hash, List *groups, doub
 		spec.has_keyset = spec.has_range;
 		/* a heap scan may read the exact set's rows through an index */
 		bloom_runtime_lookup_plan(cx->stmt, scan, linitial(keys), &spec);
+		/* a relation whose constraints bound the key: skipped when the
+		 * range misses them (runtime_filter_prune.c) */
+		spec.has_bounds = spec.has_range &&
+			bloom_runtime_scan_bounds(cx->stmt, scan, linitial(keys), &spec.bounds);
 		if (!bloom_runtime_is_probe(scan))
 			*g->link = bloom_runtime_probe_make(scan, keys, &spec, &cx->next_plan_node_id);
 		else
@@ -263,6 +268,7 @@ add_local_filter(InjectContext *cx, HashJoin *hj, Hash *hash, List *groups, doub
 	}
 
 	/* the build */
+	spec.has_bounds = false;
 	spec.hashfuncs = build_funcs;
 	spec.integer_keys = integer_keys;
 	spec.has_range = has_range;

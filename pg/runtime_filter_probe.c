@@ -221,6 +221,22 @@ read_runtime_filters(BatchedProbeState *state)
 {
 	state->filters_read = bloom_runtime_read_filters(state->css.ss.ps.state, state->filters,
 													 state->nfilters);
+	/* a range that misses the table's bounds: no row left to read */
+	if (!state->skip.skipped &&
+		bloom_runtime_skip_check(&state->skip, state->filters, state->nfilters))
+		state->done = true;
+}
+
+bool
+bloom_runtime_probe_skips(BatchedProbeState *state)
+{
+	if (!state->skip.checked)
+	{
+		state->skip.checked = true;
+		if (!state->filters_read)
+			read_runtime_filters(state);
+	}
+	return state->skip.skipped;
 }
 
 /* Whether some filter is on: else rows are read unprobed, between samples. */
@@ -310,6 +326,8 @@ next_runtime_batch(BatchedProbeState *state)
 		return false;
 	if (!state->filters_read)
 		read_runtime_filters(state);
+	if (state->done)
+		return false;
 	/* the filters on, and the ones off when this batch is a sample */
 	sample = !runtime_any_on(state) || state->batches % RUNTIME_SAMPLE_EVERY == 0;
 	for (int f = 0; f < state->nfilters; f++)
@@ -503,6 +521,7 @@ bloom_runtime_probe_restart(BatchedProbeState *state)
 	bloom_runtime_forget_filters(state->filters, state->nfilters);
 	if (state->lookup != NULL)
 		bloom_runtime_lookup_restart(state);
+	bloom_runtime_skip_reset(&state->skip);
 }
 
 
@@ -583,6 +602,7 @@ bloom_runtime_probe_explain(BatchedProbeState *state, List *context, ExplainStat
 	bloom_runtime_explain_filters(state->filters, state->nfilters, cscan->custom_exprs, context, es);
 	if (state->lookup != NULL)
 		bloom_runtime_lookup_explain(state, es);
+	bloom_runtime_explain_skip(&state->skip, state->filters, state->nfilters, es);
 	ExplainPropertyInteger("Batch Size", NULL, BLOOM_PROBE_BATCH, es);
 	bloom_runtime_explain_removed(&state->css.ss.ps, es);
 }

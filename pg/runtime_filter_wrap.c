@@ -26,6 +26,7 @@
 #include "bloomfilter.h"
 #include "runtime_filter.h"
 #include "runtime_filter_probe.h"
+#include "runtime_filter_prune.h"
 
 #include "executor/executor.h"
 #include "miscadmin.h"
@@ -46,6 +47,7 @@ typedef struct WrapState
 	RuntimeProbe *filters[RUNTIME_MAX_FILTERS];
 	bool		filters_read;	/* every filter found since the (re)scan */
 	uint64		rows;			/* rows of the scan since the (re)scan */
+	RuntimeSkip skip;			/* the scan skipped (runtime_filter_prune.h) */
 } WrapState;
 
 static Node *create_state(CustomScan *cscan);
@@ -218,24 +220,43 @@ passes(WrapState *state, ExprContext *econtext)
 	return true;
 }
 
+/* Read the filters not read yet; whether the scan is to return nothing (a
+ * filter's range misses the relation's bounds of its key). */
+static bool
+read_filters_skip(WrapState *state)
+{
+	state->filters_read = bloom_runtime_read_filters(state->css.ss.ps.state, state->filters,
+													 state->nfilters);
+	return state->skip.skipped ||
+		bloom_runtime_skip_check(&state->skip, state->filters, state->nfilters);
+}
+
 static TupleTableSlot *
 exec_wrap(CustomScanState *node)
 {
 	WrapState  *state = (WrapState *) node;
 	PlanState  *child = outerPlanState(node);
 	ExprContext *econtext = node->ss.ps.ps_ExprContext;
+	bool		epq = node->ss.ps.state->es_epq_active != NULL;
 
+	/* at the first row: a scan that holds none of the build keys is not called */
+	if (!epq && (!state->skip.checked || state->skip.skipped))
+	{
+		state->skip.checked = true;
+		if (state->skip.skipped || (!state->filters_read && read_filters_skip(state)))
+			return NULL;
+	}
 	for (;;)
 	{
 		TupleTableSlot *slot = ExecProcNode(child);
 
 		if (TupIsNull(slot))
 			return slot;
-		if (node->ss.ps.state->es_epq_active != NULL)
+		if (epq)
 			return slot;
-		if (!state->filters_read && state->rows % BLOOM_PROBE_BATCH == 0)
-			state->filters_read = bloom_runtime_read_filters(node->ss.ps.state, state->filters,
-															 state->nfilters);
+		if (!state->filters_read && state->rows % BLOOM_PROBE_BATCH == 0 &&
+			read_filters_skip(state))
+			return NULL;
 		state->rows++;
 		ResetExprContext(econtext);
 		econtext->ecxt_outertuple = slot;
@@ -262,6 +283,7 @@ rescan_wrap(CustomScanState *node)
 	state->filters_read = false;
 	state->rows = 0;
 	bloom_runtime_forget_filters(state->filters, state->nfilters);
+	bloom_runtime_skip_reset(&state->skip);
 	/* a changed parameter reaches the child through ExecReScan's chgParam */
 	if (child->chgParam == NULL)
 		ExecReScan(child);
@@ -289,5 +311,6 @@ explain_wrap(CustomScanState *node, List *ancestors, ExplainState *es)
 	List	   *context = set_deparse_context_plan(es->deparse_cxt, (Plan *) cscan, ancestors);
 
 	bloom_runtime_explain_filters(state->filters, state->nfilters, cscan->custom_exprs, context, es);
+	bloom_runtime_explain_skip(&state->skip, state->filters, state->nfilters, es);
 	bloom_runtime_explain_removed(&node->ss.ps, es);
 }

@@ -23,11 +23,15 @@ the written join order or the planner's, run also with
 bloomfilter.runtime_filter_transfer off: the same rows; counted: the queries
 where transfer adds filters), and star (the local facts joined to dimensions
 with indexes on their keys, mostly without hash joins: nested loops over the
-indexes and merge joins, whose filters are built first), and keyset (small
+indexes and merge joins, whose filters are built first), keyset (small
 selections of a dimension joined to facts with btree indexes on their
 int2, int4 and int8 keys, with dead rows: the exact set of keys, probed
 and looked up through the index; counted: the queries whose EXPLAIN
-ANALYZE shows an exact set, and index lookups).
+ANALYZE shows an exact set, and index lookups), and prune
+(partitioned and inherited copies of the facts with random bounds of the
+key: range, list, date and int8 partitions, two levels, default
+partitions, CHECK constraints validated and NOT VALID; counted: the
+queries where a probe skipped a partition, from EXPLAIN ANALYZE).
 
 Connects as postgres to 127.0.0.1 (tools/pgclusters.sh's servers).  Prints
 one line per mode and seed ("ok - " or "FAILED - ", with the counts), every
@@ -45,7 +49,7 @@ import psycopg2
 LOCAL_PORT, REMOTE_PORT = int(sys.argv[1]), int(sys.argv[2])
 SEEDS = [int(a) for a in sys.argv[3].split(',')]
 QUERIES = int(sys.argv[4])
-MODES = sys.argv[5].split(',') if len(sys.argv) > 5 else ['local', 'fdw', 'scans', 'transfer', 'star', 'keyset']
+MODES = sys.argv[5].split(',') if len(sys.argv) > 5 else ['local', 'fdw', 'scans', 'transfer', 'star', 'keyset', 'prune']
 
 # The facts (the same rows on both servers): id unique, keys of four types.
 FACTS = {
@@ -612,6 +616,143 @@ class TransferGenerator(Generator):
         return s
 
 
+# Partitioned and inherited copies of fa (mode prune), made anew for each
+# seed with random bounds of the key: pr_range (int4, range, maybe a
+# default partition and a second level), pr_list (int4, list), pr_k8 (int8,
+# range), pr_day (date, range by a month or so), pr_inh (inheritance
+# children with CHECK constraints, one NOT VALID with a row outside it).
+PRUNE_TABLES = {'pr_range': 'k4', 'pr_list': 'k4', 'pr_k8': 'k8', 'pr_day': 'day', 'pr_inh': 'k4'}
+PRUNE_COLUMNS = '(id int4, k4 int4, k8 int8, day date, g int4, v int4)'
+PRUNE_ROWS = "SELECT id, k4, k8, DATE '2024-01-01' + k4 % 400, g, v FROM fa"
+# Each table's bounds of its key (days after 2024-01-01 for pr_day), for
+# selections of the keys at and beside them.
+PRUNE_CUTS = {}
+
+
+def cuts(rng, lo, hi, n):
+    return sorted(set(rng.randrange(lo, hi) for _ in range(n)))
+
+
+def setup_prune(cur, rng):
+    for name in PRUNE_TABLES:
+        cur.execute(f'DROP TABLE IF EXISTS {name} CASCADE')
+    # int4 range: MINVALUE, random cuts, MAXVALUE or a default; one
+    # partition partitioned again, by the key or by g
+    default = rng.random() < 0.5
+    if default:
+        points = [str(c) for c in cuts(rng, -10, 6100, rng.randint(2, 7))]
+        points = points if len(points) >= 2 else ['0', '3000']
+    else:
+        points = ['MINVALUE'] + [str(c) for c in cuts(rng, -10, 6100, rng.randint(1, 6))] + ['MAXVALUE']
+    PRUNE_CUTS['pr_range'] = [int(p) for p in points if p not in ('MINVALUE', 'MAXVALUE')]
+    cur.execute(f'CREATE TABLE pr_range {PRUNE_COLUMNS} PARTITION BY RANGE (k4)')
+    two = rng.randrange(len(points) - 1)
+    for i in range(len(points) - 1):
+        sub = ''
+        if i == two:
+            sub = rng.choice([' PARTITION BY RANGE (k4)', ' PARTITION BY LIST (g)'])
+        cur.execute(f'CREATE TABLE pr_range_{i} PARTITION OF pr_range '
+                    f'FOR VALUES FROM ({points[i]}) TO ({points[i + 1]}){sub}')
+        if 'RANGE' in sub:
+            mid = rng.randrange(-10, 6100)
+            PRUNE_CUTS['pr_range'].append(mid)
+            cur.execute(f'CREATE TABLE pr_range_{i}_a PARTITION OF pr_range_{i} FOR VALUES FROM (MINVALUE) TO ({mid})')
+            cur.execute(f'CREATE TABLE pr_range_{i}_b PARTITION OF pr_range_{i} FOR VALUES FROM ({mid}) TO (MAXVALUE)')
+        elif 'LIST' in sub:
+            cur.execute(f'CREATE TABLE pr_range_{i}_a PARTITION OF pr_range_{i} FOR VALUES IN (0, 1, 2, 3, 4)')
+            cur.execute(f'CREATE TABLE pr_range_{i}_b PARTITION OF pr_range_{i} DEFAULT')
+    if default:
+        cur.execute('CREATE TABLE pr_range_default PARTITION OF pr_range DEFAULT')
+    cur.execute(f'INSERT INTO pr_range {PRUNE_ROWS}' + ('' if default else ' WHERE k4 IS NOT NULL'))
+    # int4 list: random groups of the keys that occur (k4 % 7 picks the
+    # group), NULL in one of them, a default for the rest
+    cur.execute(f'CREATE TABLE pr_list {PRUNE_COLUMNS} PARTITION BY LIST (k4)')
+    values = sorted(set(rng.randrange(0, 6000) for _ in range(40)))
+    groups = [values[i::3] for i in range(3)]
+    PRUNE_CUTS['pr_list'] = values
+    for i, group in enumerate(groups):
+        items = ', '.join(str(v) for v in group) + (', NULL' if i == 0 else '')
+        cur.execute(f'CREATE TABLE pr_list_{i} PARTITION OF pr_list FOR VALUES IN ({items})')
+    cur.execute('CREATE TABLE pr_list_default PARTITION OF pr_list DEFAULT')
+    cur.execute(f'INSERT INTO pr_list {PRUNE_ROWS}')
+    # int8 range (the keys are 3 * k4)
+    points = ['MINVALUE'] + [str(c) for c in cuts(rng, 0, 18000, rng.randint(1, 5))] + ['MAXVALUE']
+    PRUNE_CUTS['pr_k8'] = [int(p) for p in points if p not in ('MINVALUE', 'MAXVALUE')]
+    cur.execute(f'CREATE TABLE pr_k8 {PRUNE_COLUMNS} PARTITION BY RANGE (k8)')
+    for i in range(len(points) - 1):
+        cur.execute(f'CREATE TABLE pr_k8_{i} PARTITION OF pr_k8 FOR VALUES FROM ({points[i]}) TO ({points[i + 1]})')
+    cur.execute(f'INSERT INTO pr_k8 {PRUNE_ROWS} WHERE k8 IS NOT NULL')
+    # dates: a month or so each, open at both ends
+    days = cuts(rng, 0, 400, rng.randint(2, 12))
+    PRUNE_CUTS['pr_day'] = days
+    points = ["'-infinity'"] + [f"DATE '2024-01-01' + {d}" for d in days] + ["'infinity'"]
+    cur.execute(f'CREATE TABLE pr_day {PRUNE_COLUMNS} PARTITION BY RANGE (day)')
+    for i in range(len(points) - 1):
+        cur.execute(f'CREATE TABLE pr_day_{i} PARTITION OF pr_day FOR VALUES FROM ({points[i]}) TO ({points[i + 1]})')
+    cur.execute(f'INSERT INTO pr_day {PRUNE_ROWS} WHERE k4 IS NOT NULL')
+    # inheritance: children by ranges of the key with CHECKs of several
+    # forms; one NOT VALID child also holds a row outside its CHECK
+    cur.execute(f'CREATE TABLE pr_inh {PRUNE_COLUMNS}')
+    points = [-1] + cuts(rng, 0, 6000, rng.randint(1, 4)) + [6000]
+    invalid = rng.randrange(len(points) - 1)
+    PRUNE_CUTS['pr_inh'] = points
+    for i in range(len(points) - 1):
+        lo, hi = points[i], points[i + 1]
+        check = rng.choice([f'k4 >= {lo} AND k4 < {hi}', f'k4 BETWEEN {lo} AND {hi - 1}',
+                            f'{lo} <= k4 AND k4 <= {hi - 1}', f'k4 > {lo - 1} AND k4 < {hi}::int8',
+                            f'k4 = ANY (ARRAY[{lo}, {hi - 1}]) OR k4 BETWEEN {lo} AND {hi}'])
+        cur.execute(f'CREATE TABLE pr_inh_{i} () INHERITS (pr_inh)')
+        cur.execute(f'INSERT INTO pr_inh_{i} {PRUNE_ROWS} WHERE k4 >= {lo} AND k4 < {hi}')
+        if i == invalid:
+            cur.execute(f"INSERT INTO pr_inh_{i} VALUES (-1, {rng.randrange(0, 6000)}, NULL, NULL, 0, 0)")
+            cur.execute(f'ALTER TABLE pr_inh_{i} ADD CHECK ({check}) NOT VALID')
+        else:
+            cur.execute(f'ALTER TABLE pr_inh_{i} ADD CHECK ({check})')
+    cur.execute(f'INSERT INTO pr_inh {PRUNE_ROWS} WHERE k4 IS NULL')
+    for name in PRUNE_TABLES:
+        cur.execute(f'ANALYZE {name}')
+
+
+class PruneGenerator(Generator):
+    """Joins of the partitioned and inherited facts to dimensions selected by
+    other columns than the key (a condition on the key would let the planner
+    prune), rebuilt under nested loops, in parallel plans."""
+
+    def query(self):
+        r = self.rng
+        t = r.choice(list(PRUNE_TABLES))
+        key = PRUNE_TABLES[t]
+        d = r.choice(['da', 'db', 'dv'])
+        dk = {'k4': 'd.k4', 'k8': 'd.k8', 'day': "(DATE '2024-01-01' + d.k4 % 400)"}[key]
+        lo = r.randrange(0, 6000)
+        sd = r.choice([f'd.did BETWEEN {lo} AND {lo + r.choice([0, 3, 50, 400])}', 'd.s3', 'd.x < 2',
+                       f'd.did IN ({lo}, {r.randrange(0, 6000)})', f'd.did < {r.choice([0, 5])}',
+                       'd.k4 IS NULL', 'true', 'bound', 'bound', 'bound'])
+        if sd == 'bound':
+            # keys at a bound and beside it, by an expression (a condition
+            # on the key itself would let the planner prune)
+            c = r.choice(PRUNE_CUTS[t] or [0])
+            a, b = r.choice([(c, c), (c - 1, c - 1), (c - 1, c), (c - 5, c - 1), (c, c + 5), (c + 1, c + 1)])
+            bk = {'k4': 'd.k4', 'k8': 'd.k8', 'day': 'd.k4 % 400'}[key]
+            sd = f'{bk} + 0 BETWEEN {a} AND {b}'
+        pk = f'p.{key}'
+        self.shape = shape = r.choice(['inner', 'inner', 'inner_agg', 'semi_in', 'semi_exists', 'lateral',
+                                       'anti_exists', 'left'])
+        if shape == 'lateral':
+            return (f'SELECT t.lo, q.c FROM (VALUES ({lo}), ({r.randrange(0, 6000)}), (0)) t(lo), '
+                    f'LATERAL (SELECT count(*) AS c, sum(p.v) AS s FROM {t} p JOIN {d} d ON {pk} = {dk} '
+                    f'WHERE d.did BETWEEN t.lo AND t.lo + {r.choice([0, 10, 500])}) q')
+        return JOINS[shape].format(src=t, pk=pk, dk=dk, d=d, sd=sd, sd0=sd)
+
+    def settings(self):
+        s = super().settings()
+        r = self.rng
+        s['enable_nestloop'] = 'on' if self.shape == 'lateral' else s['enable_nestloop']
+        s['enable_partitionwise_join'] = r.choice(['on', 'off'])
+        s['enable_partition_pruning'] = r.choice(['on', 'on', 'off'])
+        return s
+
+
 def filter_lines(text):
     return sum(1 for line in text.splitlines() if 'Runtime Filter' in line)
 
@@ -654,18 +795,22 @@ def main():
         rng = random.Random(f'{seed}-{mode}')
         cur.execute('RESET ALL')  # no mode's settings in the next
         gen = StarGenerator(rng) if mode == 'star' else KeysetGenerator(rng) if mode == 'keyset' else \
-            {'scans': ScanGenerator, 'transfer': TransferGenerator}.get(mode, Generator)(rng, mode)
+            {'scans': ScanGenerator, 'transfer': TransferGenerator,
+             'prune': PruneGenerator}.get(mode, Generator)(rng, mode)
+        if mode == 'prune':
+            setup_prune(cur, rng)
         counts = {'queries': 0, 'local': 0, 'remote': 0, 'remote_text': 0, 'remote_keys': 0, 'transferred': 0,
                   'prebuilt': 0, 'differences': 0, 'errors': 0, 'timeouts': 0}
         wrapped = 0
         exact_sets = lookups = 0
+        skipping = 0
         for i in range(QUERIES):
             sql = gen.query()
             for name, value in gen.settings().items():
                 cur.execute(f"SET {name} = '{value}'")
             cur.execute('SET bloomfilter.runtime_filter = on')
             cur.execute('SET bloomfilter.runtime_filter_transfer = on')
-            text, err = explain(cur, sql)
+            text, err = explain(cur, sql, 'ANALYZE, TIMING OFF, SUMMARY OFF, ' if mode == 'prune' else '')
             on, on_err = run(cur, sql)
             if mode == 'transfer':
                 # without transfer: the same rows too, and fewer filters or as many
@@ -688,6 +833,8 @@ def main():
             off, off_err = run(cur, sql)
             counts['queries'] += 1
             wrapped += 'BloomRuntimeFilter' in text
+            skipping += any(line.strip().startswith('Scans Skipped: ') and
+                            not line.strip().startswith('Scans Skipped: 0') for line in text.splitlines())
             counts['prebuilt'] += 'BloomFilterPrebuild' in text
             remote_lines = [line for line in text.splitlines() if 'Runtime Filter' in line and '(remote)' in line]
             counts['remote_text'] += any('.kt ' in line or '.ku ' in line for line in remote_lines)
@@ -719,6 +866,7 @@ def main():
               f"{counts['differences']} differences, {counts['errors']} errors, {counts['timeouts']} timeouts"
               + (f", {wrapped} with the filter node over an index or bitmap scan" if mode == 'scans' else '')
               + (f", {exact_sets} with an exact set, {lookups} with index lookups" if mode == 'keyset' else ''),
+              + (f", {skipping} with a partition or child skipped" if mode == 'prune' else ''),
               flush=True)
         for k in total:
             total[k] += counts[k]

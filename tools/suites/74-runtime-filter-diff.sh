@@ -3,12 +3,14 @@
 # Runtime filters on and off give the same rows: random joins of facts
 # (tables, and subqueries with LIMIT, OFFSET, DISTINCT ON, windows, GROUP
 # BY, UNION) to dimensions, inner, outer, semi and anti, with keys of four
-# types, NULLs and duplicates (tools/runtime_filter_diff.py), in six modes:
+# types, NULLs and duplicates (tools/runtime_filter_diff.py), in seven modes:
 # on one server, over postgres_fdw to a second, through index, index-only
 # and bitmap heap scans, chains, snowflakes and equivalence classes with
 # predicate transfer on and off, star joins whose filters are built
-# first, and small sets of keys looked up through the facts' indexes.
-# Bounded and seeded: seeds 1 and 2, 60 joins each in each mode.
+# first, small sets of keys looked up through the facts' indexes, and
+# partitions and inheritance children with random bounds, which a probe
+# skips whole.  Bounded and seeded: seeds 1 and 2, 60 joins each in each
+# mode.
 # A long run:
 #   BLOOM_DIFF_SEEDS="1 2 3 4 5" BLOOM_DIFF_QUERIES=1000 SUITES=runtime-filter-diff make test
 # Printed: per mode and seed, the joins and those that got each kind of
