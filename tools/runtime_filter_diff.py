@@ -865,7 +865,7 @@ def main():
               f"{counts['transferred']} with filters transferred, {counts['prebuilt']} built first, "
               f"{counts['differences']} differences, {counts['errors']} errors, {counts['timeouts']} timeouts"
               + (f", {wrapped} with the filter node over an index or bitmap scan" if mode == 'scans' else '')
-              + (f", {exact_sets} with an exact set, {lookups} with index lookups" if mode == 'keyset' else ''),
+              + (f", {exact_sets} with an exact set, {lookups} with index lookups" if mode == 'keyset' else '')
               + (f", {skipping} with a partition or child skipped" if mode == 'prune' else ''),
               flush=True)
         for k in total:
