@@ -9,9 +9,9 @@
  *     every hash operator strict (a NULL key matches nothing).
  *  2. Estimates: the build side at most the keys a filter of
  *     bloomfilter.runtime_filter_max_size holds; for a local filter, the
- *     probe side at least bloomfilter.runtime_filter_min_rows and (inner
- *     and semi joins) at most bloomfilter.runtime_filter_max_pass of the
- *     probe rows estimated to find a match (a remote filter needs neither:
+ *     probe side at least bloomfilter.runtime_filter_min_rows and (inner,
+ *     semi and right joins) at most bloomfilter.runtime_filter_max_pass of
+ *     the probe rows estimated to find a match (a remote filter needs neither:
  *     a row not shipped saves more than the remote probe costs).
  *  3. Each key is traced down to the scans where rows may be dropped
  *     (runtime_filter_trace.c).
@@ -403,6 +403,7 @@ consider_join(InjectContext *cx, HashJoin *hj, bool may_rescan)
 	int			nkeys = list_length(hj->hashkeys);
 	double		reduction = 1.0;
 	double		pass;
+	bool		estimated;
 	bool		local_ok;
 	ListCell   *lc;
 
@@ -435,13 +436,16 @@ consider_join(InjectContext *cx, HashJoin *hj, bool may_rescan)
 	 * remote one always is: a row not shipped saves far more than the
 	 * remote probe of it costs, and foreign tables are often not analyzed.
 	 * Each of the join's rows has one build row: the build side reduced by
-	 * filters from above, its rows are reduced alike.
+	 * filters from above, its rows are reduced alike.  A right join's rows
+	 * are its matches and the build rows that found none: at least as many
+	 * as the probe rows that match, so more than max_pass of the probe rows
+	 * there says the filter would most likely pass most of them.
 	 */
-	pass = (jointype == JOIN_INNER || jointype == JOIN_SEMI) ?
-		hj->join.plan.plan_rows * reduction / Max(outer->plan_rows, 1.0) : 1.0;
+	estimated = jointype == JOIN_INNER || jointype == JOIN_SEMI || jointype == JOIN_RIGHT;
+	pass = estimated ?
+		Min(hj->join.plan.plan_rows * reduction / Max(outer->plan_rows, 1.0), 1.0) : 1.0;
 	local_ok = outer->plan_rows >= bloomfilter_runtime_filter_min_rows &&
-		!((jointype == JOIN_INNER || jointype == JOIN_SEMI) &&
-		  pass > bloomfilter_runtime_filter_max_pass);
+		!(estimated && pass > bloomfilter_runtime_filter_max_pass);
 
 	for (int k = 0; k < nkeys; k++)
 		targets = list_concat(targets, bloom_runtime_trace(cx, hj, k, may_rescan));
