@@ -198,7 +198,9 @@ def plan_nodes(plan):
 
 def filters_of(plans):
     """What EXPLAIN ANALYZE shows of the runtime filters: the filters built
-    (by BloomFilterBuild), the scans that probe them, the rows they removed."""
+    (by BloomFilterBuild), the scans that probe them (marked when they read
+    their rows through an index by the exact set of keys, or were skipped
+    whole), the rows they removed."""
     built, probes, removed, off, none = set(), {}, 0, 0, 0
     for p, plan in enumerate(plans):
         for node in plan_nodes(plan):
@@ -210,6 +212,11 @@ def filters_of(plans):
                 # the filter node's scan is its child: "lineitem (Index Scan)"
                 scan = node.get('Plans', [{}])[0] if provider == 'BloomRuntimeFilter' else node
                 relation = scan.get('Relation Name', '?') + (f" ({scan.get('Node Type')})" if scan is not node else '')
+                # read through an index by the exact set of keys; skipped whole
+                if 'Index Lookups' in node:
+                    relation += ' (index lookups)'
+                if not str(node.get('Scans Skipped', '0')).startswith('0'):
+                    relation += ' (skipped)'
                 probes[relation] = probes.get(relation, 0) + len(labels)
                 removed += round(node.get('Rows Removed by Bloom Filter', 0) * node.get('Actual Loops', 1))
                 off += sum('switched off' in v for v in labels.values())
