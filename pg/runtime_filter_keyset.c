@@ -42,6 +42,7 @@
 #include "batched_probe_state.h"
 #include "runtime_filter.h"
 #include "runtime_filter_plan.h"
+#include "runtime_filter_prune.h"
 
 #include "access/genam.h"
 #include "access/htup_details.h"
@@ -54,7 +55,6 @@
 #include "catalog/pg_type.h"
 #include "executor/executor.h"
 #include "miscadmin.h"
-#include "parser/parsetree.h"
 #include "port/atomics.h"
 #include "utils/array.h"
 #include "utils/lsyscache.h"
@@ -125,8 +125,8 @@ column_distinct(Oid relid, AttrNumber attno, double tuples, bool unique)
 void
 bloom_runtime_lookup_plan(PlannedStmt *stmt, Plan *scan, Expr *key, RuntimeFilterSpec *spec)
 {
-	Var		   *var = (Var *) key;
-	RangeTblEntry *rte;
+	Oid			relid;
+	AttrNumber	attno;
 	Relation	rel;
 	List	   *indexes;
 	ListCell   *lc;
@@ -143,14 +143,10 @@ bloom_runtime_lookup_plan(PlannedStmt *stmt, Plan *scan, Expr *key, RuntimeFilte
 	if (!spec->has_keyset || stmt->commandType != CMD_SELECT ||
 		stmt->rowMarks != NIL || stmt->hasModifyingCTE ||
 		!(IsA(scan, SeqScan) || (bloom_runtime_is_probe(scan) && !bloom_runtime_is_wrap(scan))) ||
-		!IsA(var, Var) || (Index) var->varno != ((Scan *) scan)->scanrelid || var->varattno <= 0 ||
-		var->varlevelsup != 0)
-		return;
-	rte = rt_fetch(((Scan *) scan)->scanrelid, stmt->rtable);
-	if (rte->rtekind != RTE_RELATION)
+		!bloom_runtime_key_column(stmt, scan, key, &relid, &attno))
 		return;
 	/* locked by the planner */
-	rel = table_open(rte->relid, NoLock);
+	rel = table_open(relid, NoLock);
 	indexes = RelationGetIndexList(rel);
 	foreach(lc, indexes)
 	{
@@ -158,7 +154,7 @@ bloom_runtime_lookup_plan(PlannedStmt *stmt, Plan *scan, Expr *key, RuntimeFilte
 		Form_pg_index form = index->rd_index;
 
 		if (index->rd_rel->relam == BTREE_AM_OID && form->indisvalid &&
-			form->indkey.values[0] == var->varattno &&
+			form->indkey.values[0] == attno &&
 			heap_attisnull(index->rd_indextuple, Anum_pg_index_indpred, NULL) &&
 			OidIsValid(get_opfamily_member(index->rd_opfamily[0], index->rd_opcintype[0],
 										   INT8OID, BTEqualStrategyNumber)) &&
@@ -177,7 +173,7 @@ bloom_runtime_lookup_plan(PlannedStmt *stmt, Plan *scan, Expr *key, RuntimeFilte
 	/* a table never analyzed or vacuumed: no estimate, no lookups */
 	if (!OidIsValid(best) || tuples <= 0)
 		return;
-	per_key = Max(tuples / column_distinct(rte->relid, var->varattno, tuples, unique), 1.0);
+	per_key = Max(tuples / column_distinct(relid, attno, tuples, unique), 1.0);
 	budget = Min(LOOKUP_MAX_ROW_SHARE * tuples, LOOKUP_MAX_PAGE_SHARE * pages);
 	if (budget / per_key < 1)
 		return;

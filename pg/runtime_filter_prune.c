@@ -220,9 +220,8 @@ note_constraint(BoundsWalk *w, Node *clause)
 		note_list(w, (ScalarArrayOpExpr *) clause);
 }
 
-/* The relation and column of key, in the terms of scan. */
-static bool
-key_column(PlannedStmt *stmt, Plan *scan, Expr *key, Oid *relid, AttrNumber *attno)
+bool
+bloom_runtime_key_column(PlannedStmt *stmt, Plan *scan, Expr *key, Oid *relid, AttrNumber *attno)
 {
 	Index		scanrelid;
 	RangeTblEntry *rte;
@@ -276,7 +275,7 @@ bloom_runtime_scan_bounds(PlannedStmt *stmt, Plan *scan, Expr *key, RuntimeKeyRa
 	Node	   *partition_qual;
 
 	memset(&w, 0, sizeof w);
-	if (!key_column(stmt, scan, key, &relid, &w.attno))
+	if (!bloom_runtime_key_column(stmt, scan, key, &relid, &w.attno))
 		return false;
 	type = getBaseType(exprType((Node *) key));
 	if (type != INT2OID && type != INT4OID && type != INT8OID && type != DATEOID)

@@ -18,6 +18,14 @@
 BLOOM_HIDDEN_BEGIN
 
 /*
+ * The table and column that key (a probe's key, in the terms of scan, as
+ * below) reads, when it is a plain column of a table the scan reads: what
+ * both the bounds and index lookups (runtime_filter_keyset.c) start from.
+ */
+extern bool bloom_runtime_key_column(PlannedStmt *stmt, Plan *scan, Expr *key, Oid *relid,
+									 AttrNumber *attno);
+
+/*
  * The bounds every non-NULL value of key (a probe's key, in the terms of
  * scan: a Seq Scan, a scan the filter node goes over, or a probe of one of
  * those) lies within, as the range tier reads it, when key is a plain
