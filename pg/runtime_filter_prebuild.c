@@ -47,6 +47,7 @@
 #include "bloomfilter.h"
 #include "runtime_filter.h"
 #include "runtime_filter_plan.h"
+#include "runtime_filter_prune.h"
 
 #include "access/table.h"
 #include "catalog/pg_class.h"
@@ -742,6 +743,7 @@ add_prebuild(InjectContext *cx, Prebuild *pb, bool may_rescan)
 	Plan	   *scan;
 	Expr	   *build_key;
 	CustomScan *build;
+	bool		has_range;
 	ListCell   *lc;
 
 	if (pb->probe_rows < bloomfilter_runtime_filter_min_rows ||
@@ -802,6 +804,10 @@ add_prebuild(InjectContext *cx, Prebuild *pb, bool may_rescan)
 	spec.collations = list_make1_oid(pb->collation);
 	spec.integer_keys = list_make1_int(bloom_runtime_integer_key(left, right));
 	spec.est_keys = est_keys;
+	/* an integer key: its range and exact set too, as a hash join's */
+	has_range = linitial_int(spec.integer_keys) != 0;
+	spec.range_paramid = has_range ? bloom_runtime_new_param(cx, BYTEAOID) : -1;
+	spec.keyset_paramid = has_range ? bloom_runtime_new_param(cx, BYTEAOID) : -1;
 	foreach(lc, targets)
 	{
 		Target	   *t = lfirst(lc);
@@ -811,13 +817,30 @@ add_prebuild(InjectContext *cx, Prebuild *pb, bool may_rescan)
 
 		spec.hashfuncs = list_make1_oid(func);
 		spec.integer_keys = list_make1_int(bloom_runtime_integer_key(func, pb->build_on_left ? left : right));
+		/* the range compares integers: only a scan that reads its key as one */
+		spec.has_range = has_range && linitial_int(spec.integer_keys);
+		spec.has_keyset = spec.has_range;
+		spec.lookup_index = InvalidOid;
+		spec.lookup_max_keys = 0;
+		bloom_runtime_lookup_plan(cx->stmt, probe, t->expr, &spec);
+		spec.has_bounds = spec.has_range &&
+			bloom_runtime_scan_bounds(cx->stmt, probe, t->expr, &spec.bounds);
 		if (!bloom_runtime_is_probe(probe))
 			*t->link = bloom_runtime_probe_make(probe, list_make1(t->expr), &spec, &cx->next_plan_node_id);
 		else
 			bloom_runtime_probe_add((CustomScan *) probe, list_make1(t->expr), &spec);
 		bloom_runtime_send_to_workers(t->gathers, spec.paramid);
+		if (spec.has_range)
+			bloom_runtime_send_to_workers(t->gathers, spec.range_paramid);
+		if (spec.has_keyset)
+			bloom_runtime_send_to_workers(t->gathers, spec.keyset_paramid);
 	}
 	spec.integer_keys = list_make1_int(bloom_runtime_integer_key(left, right));
+	spec.has_range = has_range;
+	spec.has_keyset = has_range;
+	spec.has_bounds = false;
+	spec.lookup_index = InvalidOid;
+	spec.lookup_max_keys = 0;
 
 	/* the build: the keys of the selective side's own rows */
 	scan = make_build_scan(cx, pb, est_keys, build_cost);
