@@ -83,6 +83,42 @@ bloom_runtime_probe_has_room(CustomScan *probe)
 
 /* ---- a runtime filter as probed, for both probe nodes ---- */
 
+/* The open-addressing table of rf's exact set, for its probes. */
+static void
+keyset_index(RuntimeProbe *rf)
+{
+	int			bits = 3;
+
+	/* at most half full: a missing key ends its search at an empty slot soon */
+	while ((1 << bits) < 2 * rf->keyset_n)
+		bits++;
+	if ((1 << bits) > rf->keyset_capacity)
+	{
+		MemoryContext cxt = GetMemoryChunkContext(rf);
+
+		if (rf->keyset_slots != NULL)
+		{
+			pfree(rf->keyset_slots);
+			pfree(rf->keyset_used);
+		}
+		rf->keyset_slots = MemoryContextAlloc(cxt, sizeof(int64) << bits);
+		rf->keyset_used = MemoryContextAlloc(cxt, sizeof(bool) << bits);
+		rf->keyset_capacity = 1 << bits;
+	}
+	rf->keyset_mask = (1u << bits) - 1;
+	rf->keyset_shift = 64 - bits;
+	memset(rf->keyset_used, 0, sizeof(bool) << bits);
+	for (int i = 0; i < rf->keyset_n; i++)
+	{
+		uint32		slot = bloom_runtime_keyset_slot(rf, rf->keyset[i]);
+
+		while (rf->keyset_used[slot])
+			slot = (slot + 1) & rf->keyset_mask;
+		rf->keyset_used[slot] = true;
+		rf->keyset_slots[slot] = rf->keyset[i];
+	}
+}
+
 bool
 bloom_runtime_read_keyset(RuntimeProbe *rf, ParamExecData *prm)
 {
@@ -105,6 +141,7 @@ bloom_runtime_read_keyset(RuntimeProbe *rf, ParamExecData *prm)
 		if (n == 0 || rf->keyset[n - 1] != rf->keyset[i])
 			rf->keyset[n++] = rf->keyset[i];
 	rf->keyset_n = n;
+	keyset_index(rf);
 	rf->keyset_present = true;
 	return true;
 }

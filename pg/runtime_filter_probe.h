@@ -37,6 +37,13 @@ typedef struct RuntimeProbe
 	bool		keyset_present; /* the exact set, in place of the Bloom filter */
 	int			keyset_n;
 	int64		keyset[RUNTIME_KEYSET_MAX]; /* sorted, distinct */
+	/* the same keys in open addressing, at most half full, for the probes
+	 * (a binary search costs a row several mispredicted branches) */
+	int64	   *keyset_slots;
+	bool	   *keyset_used;
+	uint32		keyset_mask;	/* slots - 1, a power of 2 less one */
+	int			keyset_shift;	/* 64 - log2(slots) */
+	int			keyset_capacity;	/* slots allocated */
 	bool		off;			/* switched off */
 	bool		prefetch;
 	bloom_filter filter;
@@ -64,23 +71,26 @@ bloom_runtime_probe_ready(const RuntimeProbe *rf)
 	return rf->present || rf->range_present || rf->keyset_present;
 }
 
-/* Whether key is in the exact set (a binary search). */
+/* The first slot of key in the exact set's table (Fibonacci hashing). */
+static inline uint32
+bloom_runtime_keyset_slot(const RuntimeProbe *rf, int64 key)
+{
+	return (uint32) (((uint64) key * UINT64CONST(0x9E3779B97F4A7C15)) >> rf->keyset_shift);
+}
+
+/* Whether key is in the exact set. */
 static inline bool
 bloom_runtime_keyset_contains(const RuntimeProbe *rf, int64 key)
 {
-	int			lo = 0;
-	int			hi = rf->keyset_n;
+	uint32		slot = bloom_runtime_keyset_slot(rf, key);
 
-	while (lo < hi)
+	while (rf->keyset_used[slot])
 	{
-		int			mid = (lo + hi) / 2;
-
-		if (rf->keyset[mid] < key)
-			lo = mid + 1;
-		else
-			hi = mid;
+		if (rf->keyset_slots[slot] == key)
+			return true;
+		slot = (slot + 1) & rf->keyset_mask;
 	}
-	return lo < rf->keyset_n && rf->keyset[lo] == key;
+	return false;
 }
 
 /*
