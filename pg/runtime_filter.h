@@ -227,12 +227,12 @@ typedef struct RuntimeKeyRange
 /*
  * The exact-set tier: such a filter also has its build keys themselves,
  * when there are few, in a third PARAM_EXEC slot (a bytea: this struct).
- * The probe tests a key by a binary search of the set instead of the Bloom
- * filter (no false positives), and a probe scan may read only the rows of
- * those keys through an index (runtime_filter_keyset.c).  The bound keeps
- * the set within 8 kB (the L1 cache: 10 comparisons a key, as cheap as a
- * Bloom probe that misses the cache) and is about where lookups of every
- * key stop paying off against a sequential scan.  The keys may come
+ * The probe tests a key in a hash table it makes of the set instead of the
+ * Bloom filter (no false positives; runtime_filter_probe.h), and a probe
+ * scan may read only the rows of those keys through an index
+ * (runtime_filter_keyset.c).  The bound keeps the set within 8 kB and its
+ * table within 18 kB (the cache), and is about where lookups of every key
+ * stop paying off against a sequential scan.  The keys may come
  * unsorted and repeated (a Parallel Hash's participants append theirs);
  * the probe sorts them.  NULL while not built; nkeys above the bound: no
  * set (too many keys).
