@@ -12,6 +12,8 @@
 #   aggregate above the join the inner join grouped by a dimension column
 #   aggregate below the join the fact table grouped by the key, then joined
 #   star join                two selective dimensions
+#   exact set                a dimension of 100 or 1,000 selected keys: the
+#                            probes test the exact set, not a Bloom filter
 #   non-selective, planned   every fact row matches one of 1,000 keys: no
 #                            filter is planned
 #   non-selective, misjudged the planner thinks the dimension selective
@@ -117,6 +119,10 @@ INSERT INTO queries (name, query, workers, filtered, recipe) VALUES
    'SELECT count(*), sum(a.total) FROM (SELECT k, sum(amount) AS total FROM rt_fact GROUP BY k) a JOIN rt_dim d ON d.k = a.k WHERE d.selected', 0, true, NULL),
   ('star join',
    'SELECT count(*), sum(f.amount) FROM rt_fact f JOIN rt_dim d ON d.k = f.k JOIN rt_dim2 e ON e.k2 = f.k2 WHERE d.selected AND e.selected', 0, true, NULL),
+  ('exact set, 100 keys',
+   'SELECT count(*), sum(f.amount) FROM rt_fact f JOIN rt_dim2 e ON e.k2 = f.k2 WHERE e.selected', 0, true, NULL),
+  ('exact set, 1,000 keys',
+   'SELECT count(*), sum(f.amount) FROM rt_fact f JOIN rt_dim d ON d.k = f.k WHERE d.k % 1000 = 7', 0, true, NULL),
   ('selective inner join, 2 workers',
    'SELECT count(*), sum(f.amount) FROM rt_fact f JOIN rt_dim d ON d.k = f.k WHERE d.selected', 2, true, NULL),
   ('non-selective, planned',
