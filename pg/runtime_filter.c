@@ -64,7 +64,7 @@ bloom_runtime_filter_init(void)
 							NULL, NULL, NULL);
 	DefineCustomIntVariable("bloomfilter.runtime_filter_min_rows",
 							"Probe sides estimated at fewer rows get no Bloom runtime filter.",
-							NULL,
+							"A filter built first for a nested loop or merge join is then deferred: built once the probe side has returned this many rows.",
 							&bloomfilter_runtime_filter_min_rows,
 							10000, 0, INT_MAX,
 							PGC_USERSET, 0,

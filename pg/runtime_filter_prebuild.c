@@ -25,6 +25,19 @@
  * selective side's keys within bloomfilter.runtime_filter_max_size, and the
  * rows dropped saving more than the build's scan and the probes cost.
  *
+ * A probed side estimated below min_rows may be far larger (the rows of a
+ * CTE, a function, a set operation are often guessed at one): there the
+ * build is deferred when min_rows rows' drops would pay for it.  The node
+ * returns the side's rows unfiltered and counts them; once they reach
+ * min_rows, it builds, and the probes below pick the filter up as they go
+ * (every filter may arrive late: a filter not built drops nothing).  At
+ * worst the build costs what the rows before it would have saved.  Only
+ * where the rows stream from the probed scans
+ * to the node (no Sort, Hash, Material or aggregate between: their scans
+ * are over before the first row comes up) and no Gather is on the way
+ * (its workers get a filter only when they start), and not for a build
+ * with parameters.
+ *
  * The build's scan is a Seq Scan of the same range table entry with the
  * conditions that are safe to evaluate on every row of the table: no
  * parameter of this join, no volatile or leaky function (a leaky one could
@@ -52,6 +65,7 @@
 #include "access/table.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
+#include "commands/explain.h"
 #include "executor/executor.h"
 #include "nodes/extensible.h"
 #include "nodes/makefuncs.h"
@@ -69,6 +83,8 @@ typedef struct PrebuildState
 {
 	CustomScanState css;
 	bool		built;			/* the filter of the current parameters is in */
+	double		build_after;	/* a deferred build: after this many rows */
+	double		rows;			/* rows returned before the build */
 } PrebuildState;
 
 static Node *create_state(CustomScan *cscan);
@@ -78,6 +94,7 @@ static void end_prebuild(CustomScanState *node);
 static void rescan_prebuild(CustomScanState *node);
 static void mark_prebuild(CustomScanState *node);
 static void restore_prebuild(CustomScanState *node);
+static void explain_prebuild(CustomScanState *node, List *ancestors, ExplainState *es);
 
 static const CustomScanMethods prebuild_methods = {
 	.CustomName = BLOOM_FILTER_PREBUILD_NAME,
@@ -92,6 +109,7 @@ static const CustomExecMethods prebuild_exec_methods = {
 	.ReScanCustomScan = rescan_prebuild,
 	.MarkPosCustomScan = mark_prebuild,
 	.RestrPosCustomScan = restore_prebuild,
+	.ExplainCustomScan = explain_prebuild,
 };
 
 void
@@ -134,14 +152,16 @@ begin_prebuild(CustomScanState *node, EState *estate, int eflags)
 	node->ss.ps.resultops = ExecGetResultSlotOps(child, &fixed);
 	node->ss.ps.resultopsfixed = fixed;
 	node->ss.ps.resultopsset = true;
+	((PrebuildState *) node)->build_after = intVal(linitial(cscan->custom_private));
 }
 
 static TupleTableSlot *
 exec_prebuild(CustomScanState *node)
 {
 	PrebuildState *state = (PrebuildState *) node;
+	TupleTableSlot *slot;
 
-	if (!state->built)
+	if (!state->built && state->rows >= state->build_after)
 	{
 		PlanState  *build = linitial(node->custom_ps);
 
@@ -149,14 +169,17 @@ exec_prebuild(CustomScanState *node)
 		 * (TupIsNull reads its argument twice: one call a row) */
 		for (;;)
 		{
-			TupleTableSlot *slot = ExecProcNode(build);
+			TupleTableSlot *built = ExecProcNode(build);
 
-			if (TupIsNull(slot))
+			if (TupIsNull(built))
 				break;
 		}
 		state->built = true;
 	}
-	return ExecProcNode(outerPlanState(node));
+	slot = ExecProcNode(outerPlanState(node));
+	if (!state->built && !TupIsNull(slot))
+		state->rows++;
+	return slot;
 }
 
 static void
@@ -194,6 +217,19 @@ static void
 restore_prebuild(CustomScanState *node)
 {
 	ExecRestrPos(outerPlanState(node));
+}
+
+/* A deferred build: after how many rows, and whether it ran. */
+static void
+explain_prebuild(CustomScanState *node, List *ancestors pg_attribute_unused(), ExplainState *es)
+{
+	PrebuildState *state = (PrebuildState *) node;
+
+	if (state->build_after <= 0)
+		return;
+	ExplainPropertyFloat("Build After Rows", NULL, state->build_after, 0, es);
+	if (es->analyze)
+		ExplainPropertyBool("Built", state->built, es);
 }
 
 /* ---- planning ---- */
@@ -629,7 +665,7 @@ make_build_scan(InjectContext *cx, const Prebuild *pb, double est_keys, double c
 
 /* The node that runs build before the first row of *link. */
 static void
-add_prebuild_node(InjectContext *cx, Plan **link, Plan *build, double cost)
+add_prebuild_node(InjectContext *cx, Plan **link, Plan *build, double cost, double build_after)
 {
 	/* makeNode is a GNU statement expression (see bloom_context_create) */
 	CustomScan *cscan = (__extension__ makeNode(CustomScan));
@@ -655,7 +691,7 @@ add_prebuild_node(InjectContext *cx, Plan **link, Plan *build, double cost)
 	cscan->flags = CUSTOMPATH_SUPPORT_MARK_RESTORE;
 	cscan->custom_plans = list_make1(build);
 	cscan->custom_exprs = NIL;
-	cscan->custom_private = NIL;
+	cscan->custom_private = list_make1(makeInteger((int) build_after));
 	cscan->custom_scan_tlist = passthrough_tlist(child, OUTER_VAR);
 	cscan->custom_relids = NULL;
 	cscan->methods = &prebuild_methods;
@@ -723,6 +759,90 @@ runs_below(Plan *root, Plan **link)
 	return 0;
 }
 
+/*
+ * Whether the rows of the plan at *link reach *root as they come: no node
+ * on the way reads all its input before its first row (a deferred build
+ * would come after that scan is over).
+ */
+static bool
+streams_below(Plan *root, Plan **link)
+{
+	ListCell   *lc;
+
+	if (root == NULL)
+		return false;
+	if (root == *link)
+		return true;
+	switch (nodeTag(root))
+	{
+		case T_Sort:
+		case T_IncrementalSort:
+		case T_Material:
+		case T_Agg:
+		case T_Hash:
+		case T_SetOp:
+		case T_WindowAgg:
+		case T_Gather:
+		case T_GatherMerge:
+			return false;
+		case T_SubqueryScan:
+			return streams_below(((SubqueryScan *) root)->subplan, link);
+		case T_Append:
+			foreach(lc, ((Append *) root)->appendplans)
+			{
+				if (streams_below(lfirst(lc), link))
+					return true;
+			}
+			return false;
+		case T_CustomScan:
+			foreach(lc, ((CustomScan *) root)->custom_plans)
+			{
+				if (streams_below(lfirst(lc), link))
+					return true;
+			}
+			break;
+		default:
+			break;
+	}
+	return streams_below(root->lefttree, link) || streams_below(root->righttree, link);
+}
+
+/*
+ * After how many rows of the probed side a build the estimates turned down
+ * is to run (above), or 0: none.
+ */
+static double
+deferred_build_after(Prebuild *pb, List *targets, double build_cost, double saved,
+					 double probes_cost)
+{
+	double		per_row,
+				after;
+	bool		streams = false;
+	ListCell   *lc;
+
+	if (pb->probe_rows >= bloomfilter_runtime_filter_min_rows ||
+		params_of((Node *) pb->conditions) != NULL)
+		return 0;
+	foreach(lc, targets)
+	{
+		Target	   *t = lfirst(lc);
+
+		if (t->gathers != NIL)
+			return 0;
+		streams |= streams_below(*pb->probe_side, t->link);
+	}
+	/*
+	 * Only a build that min_rows rows' drops pay for: the rows after them
+	 * are unknown, and a large dimension's scan in every participant costs
+	 * more, cached, than the cost units of the lookups it saves say.
+	 */
+	after = Max(bloomfilter_runtime_filter_min_rows, 1);
+	per_row = (saved - probes_cost) / Max(pb->probe_rows, 1.0);
+	if (!streams || per_row <= 0 || build_cost > per_row * after)
+		return 0;
+	return after;
+}
+
 /* Estimates, the probes, the build. */
 static void
 add_prebuild(InjectContext *cx, Prebuild *pb, bool may_rescan)
@@ -735,7 +855,8 @@ add_prebuild(InjectContext *cx, Prebuild *pb, bool may_rescan)
 				scans_rows = 0,
 				runs,
 				above,
-				saved;
+				saved,
+				build_after = 0;
 	Oid			left,
 				right;
 	List	   *targets = NIL;
@@ -746,8 +867,7 @@ add_prebuild(InjectContext *cx, Prebuild *pb, bool may_rescan)
 	bool		has_range;
 	ListCell   *lc;
 
-	if (pb->probe_rows < bloomfilter_runtime_filter_min_rows ||
-		pb->pass > bloomfilter_runtime_filter_max_pass ||
+	if (pb->pass > bloomfilter_runtime_filter_max_pass ||
 		!plain_table(cx, pb->rti, &tuples, &pages) ||
 		!get_op_hash_functions(pb->op, &left, &right))
 		return;
@@ -793,8 +913,14 @@ add_prebuild(InjectContext *cx, Prebuild *pb, bool may_rescan)
 		est_keys * cpu_operator_cost;
 	above = Max(0.0, (*pb->probe_side)->total_cost - scans_cost);
 	saved = (1.0 - pb->pass) * (above + pb->probe_rows * pb->saved_per_row);
-	if (build_cost + scans_rows * cpu_operator_cost >= saved)
-		return;
+	if (pb->probe_rows < bloomfilter_runtime_filter_min_rows ||
+		build_cost + scans_rows * cpu_operator_cost >= saved)
+	{
+		build_after = deferred_build_after(pb, targets, build_cost, saved,
+										   scans_rows * cpu_operator_cost);
+		if (build_after <= 0)
+			return;
+	}
 
 	memset(&spec, 0, sizeof spec);
 	spec.filter_id = cx->next_filter_id++;
@@ -850,7 +976,8 @@ add_prebuild(InjectContext *cx, Prebuild *pb, bool may_rescan)
 	spec.hashfuncs = list_make1_oid(pb->build_on_left ? left : right);
 	build = bloom_runtime_build_make(scan, list_make1(build_key), &spec, false);
 	build->scan.plan.plan_node_id = cx->next_plan_node_id++;
-	add_prebuild_node(cx, pb->probe_side, (Plan *) build, build_cost);
+	add_prebuild_node(cx, pb->probe_side, (Plan *) build, build_after > 0 ? 0 : build_cost,
+					  build_after);
 }
 
 void

@@ -148,6 +148,34 @@ RESET min_parallel_table_scan_size;
 -- A dimension that is not selective: the estimates say no.
 SELECT 'not selective' AS q, * FROM pb_same('SELECT f.id FROM pb_fact f JOIN pb_dim d ON d.k = f.k WHERE d.grp < 39');
 
+-- A fact side estimated below runtime_filter_min_rows (a condition the
+-- planner guesses at 0.5%, true of every row): the build is deferred until
+-- that many rows have come up, then the scan drops the rows of the keys not
+-- selected.  With fewer rows than that it is never built.
+SET bloomfilter.runtime_filter_min_rows = 10000;
+SET enable_mergejoin = off;
+SELECT * FROM pb_explain($$
+SELECT count(*), sum(f.amount) FROM pb_fact f JOIN pb_dim d ON d.k = f.k WHERE d.sel AND (f.amount * 0) = 0$$, 'ANALYZE');
+SELECT * FROM pb_explain($$
+SELECT count(*), sum(f.amount) FROM pb_fact f JOIN pb_dim d ON d.k = f.k WHERE d.sel AND (f.amount * 0) = 0 AND (f.id % 20) = 0$$, 'ANALYZE') p
+WHERE p ~ '(Prebuild|Build|Built|Runtime Filter)';
+SELECT 'deferred, built' AS q, * FROM pb_same('SELECT f.id, d.name FROM pb_fact f JOIN pb_dim d ON d.k = f.k WHERE d.sel AND (f.amount * 0) = 0')
+UNION ALL
+SELECT 'deferred, semi', * FROM pb_same('SELECT f.id FROM pb_fact f WHERE (f.amount * 0) = 0 AND EXISTS (SELECT FROM pb_dim d WHERE d.k = f.k AND d.sel)')
+UNION ALL
+SELECT 'deferred, not built', * FROM pb_same('SELECT f.id FROM pb_fact f JOIN pb_dim d ON d.k = f.k WHERE d.sel AND (f.amount * 0) = 0 AND (f.id % 20) = 0')
+UNION ALL
+SELECT 'deferred, in a subquery run 3 times', * FROM pb_same('SELECT x, (SELECT count(*) FROM pb_fact f JOIN pb_dim d ON d.k = f.k WHERE d.sel AND (f.amount * 0) = 0 AND f.id % 3 = x) FROM generate_series(0, 2) x');
+-- a Sort between the scan and the node: the scan is over before the first
+-- row comes up, no deferred build
+SET enable_nestloop = off;
+RESET enable_mergejoin;
+SELECT count(*) AS deferred_builds FROM pb_explain($$
+SELECT count(*), sum(f.amount) FROM pb_fact f JOIN pb_dim d ON d.k = f.k WHERE d.sel AND (f.amount * 0) = 0$$) p
+WHERE p ~ 'Build After';
+RESET enable_nestloop;
+SET bloomfilter.runtime_filter_min_rows = 0;
+
 -- The fact rows reached by an index scan that runs once per row of a
 -- driving table: a filter above that scan saves the lookups in the
 -- dimension, never the scan's own runs.  With a large dimension the build
