@@ -32,11 +32,10 @@
  * min_rows, it builds, and the probes below pick the filter up as they go
  * (every filter may arrive late: a filter not built drops nothing).  At
  * worst the build costs what the rows before it would have saved.  Only
- * where the rows stream from the probed scans
- * to the node (no Sort, Hash, Material or aggregate between: their scans
- * are over before the first row comes up) and no Gather is on the way
- * (its workers get a filter only when they start), and not for a build
- * with parameters.
+ * where the rows stream from the probed scans to the node (no Sort, Hash,
+ * Material or aggregate between: their scans are over before the first
+ * row comes up) and no Gather is on the way (its workers get a filter only
+ * when they start), and not for a build with parameters.
  *
  * The build's scan is a Seq Scan of the same range table entry with the
  * conditions that are safe to evaluate on every row of the table: no
