@@ -811,8 +811,7 @@ streams_below(Plan *root, Plan **link)
  * is to run (above), or 0: none.
  */
 static double
-deferred_build_after(Prebuild *pb, List *targets, double build_cost, double saved,
-					 double probes_cost)
+deferred_build_after(Prebuild *pb, List *targets, double build_cost, double tuples)
 {
 	double		per_row,
 				after;
@@ -831,13 +830,16 @@ deferred_build_after(Prebuild *pb, List *targets, double build_cost, double save
 		streams |= streams_below(*pb->probe_side, t->link);
 	}
 	/*
-	 * Only a build that min_rows rows' drops pay for: the rows after them
-	 * are unknown, and a large dimension's scan in every participant costs
-	 * more, cached, than the cost units of the lookups it saves say.
+	 * Only a build that min_rows rows' drops pay for by their join step
+	 * alone (the rows after them are unknown; the work above the scans may
+	 * be a hash table's the filter never reaches), and only of a dimension
+	 * of at most ten rows per row of those: the lookups a large dimension's
+	 * scan saves cost less, cached, than their cost units say, and every
+	 * participant of a parallel plan scans it.
 	 */
 	after = Max(bloomfilter_runtime_filter_min_rows, 1);
-	per_row = (saved - probes_cost) / Max(pb->probe_rows, 1.0);
-	if (!streams || per_row <= 0 || build_cost > per_row * after)
+	per_row = (1.0 - pb->pass) * pb->saved_per_row - cpu_operator_cost;
+	if (!streams || per_row <= 0 || build_cost > per_row * after || tuples > 10.0 * after)
 		return 0;
 	return after;
 }
@@ -915,8 +917,7 @@ add_prebuild(InjectContext *cx, Prebuild *pb, bool may_rescan)
 	if (pb->probe_rows < bloomfilter_runtime_filter_min_rows ||
 		build_cost + scans_rows * cpu_operator_cost >= saved)
 	{
-		build_after = deferred_build_after(pb, targets, build_cost, saved,
-										   scans_rows * cpu_operator_cost);
+		build_after = deferred_build_after(pb, targets, build_cost, tuples);
 		if (build_after <= 0)
 			return;
 	}
