@@ -280,6 +280,7 @@ class StarGenerator:
         pk = f'p.{key}'
         dk = f'd.{dkey}' if '::' not in dkey else f'(d.{dkey})'
         self.shape = r.choice(list(STAR_JOINS) + ['star', 'star', 'star_semi'])
+        self.misestimated = src.startswith('(')
         return STAR_JOINS[self.shape].format(src=src, pk=pk, dk=dk, d=d, sd=sd, e=e, se=se)
 
     def settings(self):
@@ -296,6 +297,10 @@ class StarGenerator:
              'random_page_cost': r.choice(['4', '1.1']),
              'work_mem': r.choice(['4MB', '256kB']),
              'max_parallel_workers_per_gather': '0'}
+        if self.misestimated and r.random() < 0.6:
+            # below the facts' rows and within a tenth of the dimensions':
+            # a deferred build that runs
+            s['bloomfilter.runtime_filter_min_rows'] = r.choice(['1000', '5000'])
         s.update(parallel_settings(r))
         return s
 
