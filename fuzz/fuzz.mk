@@ -27,7 +27,11 @@ build/fuzz/seeds: fuzz/seeds.c fuzz/fuzz.h $(CORE_SRCS) $(CORE_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(FUZZ_CFLAGS) -o $@ fuzz/seeds.c $(CORE_SRCS) -lm
 
-.PHONY: fuzz fuzz-replay fuzz-seeds
+# Every target, both builds, without running them (the fuzz and doc suites:
+# one builds them, the other finds them made).
+fuzz-build: $(addprefix build/fuzz/libfuzzer/,$(FUZZ_TARGETS)) $(addprefix build/fuzz/replay/,$(FUZZ_TARGETS))
+
+.PHONY: fuzz fuzz-replay fuzz-seeds fuzz-build
 fuzz: $(addprefix build/fuzz/libfuzzer/,$(FUZZ_TARGETS))
 	@for t in $(FUZZ_TARGETS); do \
 	    mkdir -p build/fuzz/corpus/$$t build/fuzz/artifacts; \

@@ -24,6 +24,14 @@ build/old_sqlite.so: sqlite/tests/old_sqlite.c $(CORE_SRCS) $(CORE_HDRS) $(SQLIT
 	@mkdir -p $(@D)
 	$(CC) $(SQLITE_CFLAGS) -Isqlite -fPIC -shared -o $@ sqlite/tests/old_sqlite.c $(CORE_SRCS) $(SQLITE_SRCS) -lm
 
+# The library under ASan and UBSan, for the tests only (tools/suites/20-sqlite.sh
+# loads it into the stock sqlite3 shell with libasan preloaded); SANITIZE is
+# the core tests' (core/core.mk).
+build/asan/bloomfilter.so: $(CORE_SRCS) $(CORE_HDRS) $(SQLITE_SRCS) $(SQLITE_HDRS) bloomfilter.control
+	@mkdir -p $(@D)
+	$(CC) $(STD) $(WARN) -g -O1 -Icore $(SANITIZE) -fPIC -fvisibility=hidden -shared -o $@.$$$$.tmp \
+	    $(CORE_SRCS) $(SQLITE_SRCS) -lm && mv -f $@.$$$$.tmp $@
+
 sqlite: build/bloomfilter.so
 
 sqlite-static-test: build/sqlite-static-test

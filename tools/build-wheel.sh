@@ -15,6 +15,29 @@ cd "$(dirname "$0")/.."
 out=build/wheel
 tools/install-deps.sh --quiet python
 
+# The same inputs make the same wheel: it is kept beside the servers' cache
+# (tools/postgres.sh --cache), keyed by a hash of what goes into it (the
+# package, the core and SQLite sources, the control file, the licence, this
+# script) and of the tools that build it, so that another clone or copy of
+# the same sources gets it without building it again (the doc tests run
+# `make wheel` on two pages, each in a copy of the tree);
+# BLOOM_WHEEL_CACHE=off builds it anyway.
+cache=$(tools/postgres.sh --cache)/../wheels
+key=$({
+    find python core sqlite bloomfilter.control LICENSE tools/build-wheel.sh -type f \
+        -not -path 'python/build/*' -not -path '*/__pycache__/*' -not -path '*.egg-info/*' -print0 |
+        LC_ALL=C sort -z | xargs -0 sha256sum
+    /usr/bin/python3 --version
+    dpkg-query -W gcc libsqlite3-dev python3-pip python3-setuptools python3-wheel 2>/dev/null
+} | sha256sum | cut -c1-16)
+if [ "${BLOOM_WHEEL_CACHE:-}" != off ] && [ -f "$cache/$key/complete" ]; then
+    rm -rf "$out"
+    mkdir -p "$out"
+    cp "$cache/$key"/*.whl "$out"/
+    echo "wheel: $(ls "$out"/*.whl) (made earlier of these same sources, kept in $(cd "$cache/$key" && pwd))"
+    exit 0
+fi
+
 # python/build/ keeps what an earlier pip run compiled: a stale library would
 # ride along into the wheel.
 rm -rf "$out" build/wheel-work python/build
@@ -46,4 +69,14 @@ sed -i -e '/^Tag: /d' -e 's/^Root-Is-Purelib: .*/Root-Is-Purelib: false/' "$whee
 echo "Tag: py3-none-$platform" >>"$wheelfile"
 /usr/bin/python3 -m wheel pack -d "$out" "$tree" >/dev/null
 rm -rf build/wheel-work
+# Kept for the next build of these same sources (the newest few); a cache
+# that cannot be written is no failure.
+if mkdir -p "$cache/$key.tmp.$$" 2>/dev/null && cp "$out"/*.whl "$cache/$key.tmp.$$"/ &&
+    touch "$cache/$key.tmp.$$/complete"; then
+    rm -rf "$cache/$key"
+    mv "$cache/$key.tmp.$$" "$cache/$key" || rm -rf "$cache/$key.tmp.$$"
+    ls -dt "$cache"/*/ | tail -n +6 | xargs -r rm -rf
+else
+    rm -rf "$cache/$key.tmp.$$"
+fi
 echo "wheel: $(ls "$out"/*.whl) (needs glibc $glibc or later, $arch)"

@@ -23,7 +23,10 @@ else
     fail "libFuzzer: clang -fsanitize=fuzzer does not link (see $out/probe.log)"
 fi
 
-if ! make --no-print-directory -j2 $([ -n "$libfuzzer" ] && printf 'build/fuzz/libfuzzer/%s ' $targets) \
+# The doc suite builds the same targets (docs/FUZZING.md's examples): one
+# build at a time, the second finds them made.
+mkdir -p build
+if ! flock build/fuzz.lock make --no-print-directory -j2 $([ -n "$libfuzzer" ] && printf 'build/fuzz/libfuzzer/%s ' $targets) \
         $(printf 'build/fuzz/replay/%s ' $targets) >"$out/build.log" 2>&1; then
     cat "$out/build.log"
     fail "building the fuzz targets"

@@ -3,7 +3,8 @@
 # The SQLite extension: warning-free builds with gcc and clang, the SQL
 # scripts against their expected output (like pg_regress), the Python
 # client, damaged bloom_bitslice indexes, the static build, and the SQL
-# scripts again under valgrind.
+# scripts again: each under ASan and UBSan, and under valgrind all but the
+# few whose time there is bulk rows (valgrind_bulk below).
 # Ends with "sqlite: N passed, M failed"; exit 1 on any failure.
 #   tools/suites/20-sqlite.sh [--bless]   --bless rewrites expected outputs
 set -u
@@ -83,43 +84,78 @@ else
     cat "$out/version.log"
 fi
 
-# Memory errors and leaks of the extension: every script under valgrind,
-# with the same expected output.  The shell's own allocations are still
-# reachable at exit, so only definite and indirect leaks count.
+# Memory errors and leaks of the extension, each script with its expected
+# output: under ASan and UBSan (a build of its own, build/asan/, loaded
+# into the stock shell with libasan preloaded), and under valgrind, which
+# alone sees reads of uninitialized memory.  The shell's own allocations are
+# still reachable at exit, so only definite and indirect leaks count, under
+# either.  The shell itself exits 1 after a script with SQL errors; a
+# finding exits 99.
+asan_script() { # NAME: exit 0 when clean and the output is the expected one
+    local name=$1 log=$out/$1.asan
+    rm -f "$log".*
+    sed 's#^\.load build/bloomfilter$#.load build/asan/bloomfilter#' "sqlite/tests/sql/$name.sql" >"$out/asan-$name.sql"
+    grep -qx '.load build/asan/bloomfilter' "$out/asan-$name.sql" || return 1
+    # stdbuf preloads its own library: libasan goes first.
+    stdbuf -o0 env ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:exitcode=99:log_path=$log" \
+        LSAN_OPTIONS="exitcode=99" UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:exitcode=99:log_path=$log" \
+        LIBASAN="$libasan" sh -c 'LD_PRELOAD="$LIBASAN $LD_PRELOAD" exec sqlite3 -batch :memory:' \
+        <"$out/asan-$name.sql" >"$out/asan-$name.out" 2>&1
+    [ $? -ne 99 ] && ! ls "$log".* >/dev/null 2>&1 &&
+        diff -q "sqlite/tests/expected/$name.out" "$out/asan-$name.out" >/dev/null
+}
 valgrind_script() { # NAME: exit 0 when clean and the output is the expected one
     local name=$1 log=$out/$1.valgrind
-    # The shell itself exits 1 after a script with SQL errors; valgrind
-    # findings exit 99.
     stdbuf -o0 valgrind -q --error-exitcode=99 --leak-check=full \
         --errors-for-leak-kinds=definite,indirect --log-file="$log" \
         sqlite3 -batch :memory: <"sqlite/tests/sql/$name.sql" >"$out/$name.vg.out" 2>&1
     [ $? -ne 99 ] && [ ! -s "$log" ] &&
         diff -q "sqlite/tests/expected/$name.out" "$out/$name.vg.out" >/dev/null
 }
+# Under valgrind (50 to 150 times native), these scripts' time is the
+# hundreds of thousands of rows they make and aggregate, not more of the
+# extension's code: they take most of the time of all the scripts there.
+# They run under ASan and UBSan like every other.
+valgrind_bulk="aggregates bitslice compose"
+# Two at a time (valgrind runs one thread).
+declare -A running=() # pid -> "TOOL NAME"
+collect() {
+    local pid
+    wait -n -p pid "${!running[@]}"
+    local rc=$? tool=${running[$pid]%% *} name=${running[$pid]#* }
+    unset "running[$pid]"
+    if [ $rc -eq 0 ]; then
+        pass "$tool $name"
+    else
+        fail "$tool $name (see $out/$name.$tool*)"
+        cat "$out/$name.$tool"* 2>/dev/null | head -n 30
+    fi
+}
+start() { # TOOL NAME
+    [ ${#running[@]} -lt 2 ] || collect
+    "${1}_script" "$2" &
+    running[$!]="$1 $2"
+}
+libasan=$(gcc -print-file-name=libasan.so)
+if ! make --no-print-directory build/asan/bloomfilter.so CC=gcc >"$out/build-asan.log" 2>&1; then
+    fail "the ASan and UBSan build (see $out/build-asan.log)"
+    cat "$out/build-asan.log"
+elif [ ! -f "$libasan" ]; then
+    fail "ASan: gcc has no libasan.so"
+else
+    for script in sqlite/tests/sql/*.sql; do start asan "$(basename "$script" .sql)"; done
+fi
 if command -v valgrind >/dev/null; then
-    # Two at a time (valgrind runs one thread): the slowest step of make test.
-    declare -A running=() # pid -> script name
-    collect() {
-        local pid
-        wait -n -p pid "${!running[@]}"
-        local rc=$? name=${running[$pid]}
-        unset "running[$pid]"
-        if [ $rc -eq 0 ]; then
-            pass "valgrind $name"
-        else
-            fail "valgrind $name (see $out/$name.valgrind)"
-            head -n 30 "$out/$name.valgrind"
-        fi
-    }
-    for script in sqlite/tests/sql/*.sql; do
-        [ ${#running[@]} -lt 2 ] || collect
-        name=$(basename "$script" .sql)
-        valgrind_script "$name" &
-        running[$!]=$name
+    for name in $valgrind_bulk; do
+        [ -f "sqlite/tests/sql/$name.sql" ] || fail "valgrind_bulk names $name: no sqlite/tests/sql/$name.sql"
     done
-    while [ ${#running[@]} -gt 0 ]; do collect; done
+    for script in sqlite/tests/sql/*.sql; do
+        name=$(basename "$script" .sql)
+        [[ " $valgrind_bulk " == *" $name "* ]] || start valgrind "$name"
+    done
 else
     fail "valgrind: not installed"
 fi
+while [ ${#running[@]} -gt 0 ]; do collect; done
 
 tl_end
