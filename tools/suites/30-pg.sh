@@ -4,7 +4,7 @@
 # warning-free build with PGXS's flags, every pg/ file compiled with -Werror
 # under gcc and clang against this major's headers, the pg_regress suite in a
 # throwaway server, and pg_dump/restore round trips (plain, custom,
-# --inserts) of a table of filters and of the largest filter the type
+# --inserts) of a table of filters, and (plain) of the largest filter the type
 # accepts, compared bit for bit, with a bloom_bitslice index on the table
 # recreated and answering as before.
 # Ends with "pg: N passed, M failed"; exit 1 on any failure.
@@ -118,10 +118,10 @@ restore_plain() {
 }
 restore_custom() {
     createdb bloom_dump_custom &&
-        pg_dump -Fc -d "$dump_src" -f "$TL_OUT/dump.custom" &&
+        pg_dump -Fc -T largest -d "$dump_src" -f "$TL_OUT/dump.custom" &&
         pg_restore --exit-on-error -d bloom_dump_custom "$TL_OUT/dump.custom" &&
         rm -f "$TL_OUT/dump.custom" &&
-        same_as_source bloom_dump_custom
+        same_as_source bloom_dump_custom --without-largest
 }
 restore_inserts() {
     createdb bloom_dump_inserts &&
@@ -130,6 +130,9 @@ restore_inserts() {
         same_as_source bloom_dump_inserts --without-largest
 }
 check "pg_dump plain (COPY text) restores every filter bit for bit, the largest too, and the bloom_bitslice index, answering alike" restore_plain
-check "pg_dump custom format restores every filter bit for bit, the largest too, and the index" restore_custom
+# The largest filter once, in plain format: its 1 GB of COPY text goes
+# through the same output and input functions in every format, and the
+# custom format would compress it too.
+check "pg_dump custom format restores every filter bit for bit, and the index" restore_custom
 check "pg_dump --inserts (text literals) restores every filter bit for bit, and the index" restore_inserts
 tl_end
