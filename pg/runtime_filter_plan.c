@@ -104,6 +104,32 @@ bloom_runtime_send_to_workers(List *gathers, int paramid)
 	}
 }
 
+void
+bloom_runtime_place_probe(InjectContext *cx, Plan **link, List *keys, RuntimeFilterSpec *spec,
+						  bool has_range, List *gathers)
+{
+	Plan	   *scan = *link;
+
+	/* the range compares integers: only a scan that reads its key as one */
+	spec->has_range = has_range && linitial_int(spec->integer_keys);
+	spec->has_keyset = spec->has_range;
+	/* a heap scan may read the exact set's rows through an index */
+	bloom_runtime_lookup_plan(cx->stmt, scan, linitial(keys), spec);
+	/* a relation whose constraints bound the key: skipped when the range
+	 * misses them (runtime_filter_prune.c) */
+	spec->has_bounds = spec->has_range &&
+		bloom_runtime_scan_bounds(cx->stmt, scan, linitial(keys), &spec->bounds);
+	if (!bloom_runtime_is_probe(scan))
+		*link = bloom_runtime_probe_make(scan, keys, spec, &cx->next_plan_node_id);
+	else
+		bloom_runtime_probe_add((CustomScan *) scan, keys, spec);
+	bloom_runtime_send_to_workers(gathers, spec->paramid);
+	if (spec->has_range)
+		bloom_runtime_send_to_workers(gathers, spec->range_paramid);
+	if (spec->has_keyset)
+		bloom_runtime_send_to_workers(gathers, spec->keyset_paramid);
+}
+
 /* The remote filter of a foreign scan target (second planning). */
 static void
 add_remote_filter(InjectContext *cx, HashJoin *hj, Hash *hash, Target *target,
@@ -224,7 +250,6 @@ add_local_filter(InjectContext *cx, HashJoin *hj, Hash *hash, List *groups, doub
 	foreach(lc, groups)
 	{
 		ScanGroup  *g = lfirst(lc);
-		Plan	   *scan = *g->link;
 		List	   *keys = NIL;
 		List	   *funcs = NIL;
 		List	   *integers = NIL;
@@ -247,24 +272,7 @@ add_local_filter(InjectContext *cx, HashJoin *hj, Hash *hash, List *groups, doub
 		}
 		spec.hashfuncs = funcs;
 		spec.integer_keys = integers;
-		/* the range compares integers: only a scan that reads its key as one */
-		spec.has_range = has_range && linitial_int(integers);
-		spec.has_keyset = spec.has_range;
-		/* a heap scan may read the exact set's rows through an index */
-		bloom_runtime_lookup_plan(cx->stmt, scan, linitial(keys), &spec);
-		/* a relation whose constraints bound the key: skipped when the
-		 * range misses them (runtime_filter_prune.c) */
-		spec.has_bounds = spec.has_range &&
-			bloom_runtime_scan_bounds(cx->stmt, scan, linitial(keys), &spec.bounds);
-		if (!bloom_runtime_is_probe(scan))
-			*g->link = bloom_runtime_probe_make(scan, keys, &spec, &cx->next_plan_node_id);
-		else
-			bloom_runtime_probe_add((CustomScan *) scan, keys, &spec);
-		bloom_runtime_send_to_workers(g->gathers, spec.paramid);
-		if (spec.has_range)
-			bloom_runtime_send_to_workers(g->gathers, spec.range_paramid);
-		if (spec.has_keyset)
-			bloom_runtime_send_to_workers(g->gathers, spec.keyset_paramid);
+		bloom_runtime_place_probe(cx, g->link, keys, &spec, has_range, g->gathers);
 	}
 
 	/* the build */

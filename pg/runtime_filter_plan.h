@@ -99,6 +99,16 @@ extern int	bloom_runtime_new_param(InjectContext *cx, Oid type);
 /* Send filter paramid to the workers of each Gather in gathers. */
 extern void bloom_runtime_send_to_workers(List *gathers, int paramid);
 
+/*
+ * Probe the local filter spec (hashfuncs and integer_keys already this
+ * scan's) at the scan *link with keys in its terms: the range and exact set
+ * where has_range and the scan reads the key as an integer, its index
+ * lookups and partition bounds, and its parameters sent to the workers of
+ * gathers.
+ */
+extern void bloom_runtime_place_probe(InjectContext *cx, Plan **link, List *keys,
+									  RuntimeFilterSpec *spec, bool has_range, List *gathers);
+
 /* ---- runtime_filter_prebuild.c ---- */
 
 /*

@@ -59,7 +59,6 @@
 #include "bloomfilter.h"
 #include "runtime_filter.h"
 #include "runtime_filter_plan.h"
-#include "runtime_filter_prune.h"
 
 #include "access/table.h"
 #include "catalog/pg_class.h"
@@ -937,29 +936,12 @@ add_prebuild(InjectContext *cx, Prebuild *pb, bool may_rescan)
 	foreach(lc, targets)
 	{
 		Target	   *t = lfirst(lc);
-		Plan	   *probe = *t->link;
 		/* a key reached through another join's equality: its type's */
 		Oid			func = OidIsValid(t->hashfunc) ? t->hashfunc : (pb->build_on_left ? right : left);
 
 		spec.hashfuncs = list_make1_oid(func);
 		spec.integer_keys = list_make1_int(bloom_runtime_integer_key(func, pb->build_on_left ? left : right));
-		/* the range compares integers: only a scan that reads its key as one */
-		spec.has_range = has_range && linitial_int(spec.integer_keys);
-		spec.has_keyset = spec.has_range;
-		spec.lookup_index = InvalidOid;
-		spec.lookup_max_keys = 0;
-		bloom_runtime_lookup_plan(cx->stmt, probe, t->expr, &spec);
-		spec.has_bounds = spec.has_range &&
-			bloom_runtime_scan_bounds(cx->stmt, probe, t->expr, &spec.bounds);
-		if (!bloom_runtime_is_probe(probe))
-			*t->link = bloom_runtime_probe_make(probe, list_make1(t->expr), &spec, &cx->next_plan_node_id);
-		else
-			bloom_runtime_probe_add((CustomScan *) probe, list_make1(t->expr), &spec);
-		bloom_runtime_send_to_workers(t->gathers, spec.paramid);
-		if (spec.has_range)
-			bloom_runtime_send_to_workers(t->gathers, spec.range_paramid);
-		if (spec.has_keyset)
-			bloom_runtime_send_to_workers(t->gathers, spec.keyset_paramid);
+		bloom_runtime_place_probe(cx, t->link, list_make1(t->expr), &spec, has_range, t->gathers);
 	}
 	spec.integer_keys = list_make1_int(bloom_runtime_integer_key(left, right));
 	spec.has_range = has_range;
