@@ -61,7 +61,7 @@ static planner_hook_type previous_planner_hook = NULL;
  * round reaches one join deeper along a chain. */
 #define RECONSIDER_ROUNDS 4
 
-static void walk_plan(InjectContext *cx, Plan *plan, bool may_rescan);
+static void walk_plan(InjectContext *cx, Plan **link, bool may_rescan);
 
 /* ---- adding a filter ---- */
 
@@ -510,13 +510,15 @@ walk_list(InjectContext *cx, List *plans, bool may_rescan)
 	ListCell   *lc;
 
 	foreach(lc, plans)
-		walk_plan(cx, lfirst(lc), may_rescan);
+		walk_plan(cx, (Plan **) &lfirst(lc), may_rescan);
 }
 
-/* Children first, then the node itself if it is a hash join. */
+/* Children first, then the node itself if it is a join. */
 static void
-walk_plan(InjectContext *cx, Plan *plan, bool may_rescan)
+walk_plan(InjectContext *cx, Plan **link, bool may_rescan)
 {
+	Plan	   *plan = *link;
+
 	check_stack_depth();
 	if (plan == NULL)
 		return;
@@ -524,16 +526,16 @@ walk_plan(InjectContext *cx, Plan *plan, bool may_rescan)
 	{
 		case T_NestLoop:
 		case T_MergeJoin:
-			walk_plan(cx, plan->lefttree, may_rescan);
-			walk_plan(cx, plan->righttree, true);
+			walk_plan(cx, &plan->lefttree, may_rescan);
+			walk_plan(cx, &plan->righttree, true);
 			/* once: the reconsidering rounds are for hash joins' build sides */
 			if (!cx->reconsider)
-				bloom_runtime_prebuild_consider(cx, (Join *) plan, may_rescan);
+				bloom_runtime_prebuild_consider(cx, link, may_rescan);
 			return;
 		case T_Memoize:
 		case T_RecursiveUnion:
-			walk_plan(cx, plan->lefttree, true);
-			walk_plan(cx, plan->righttree, true);
+			walk_plan(cx, &plan->lefttree, true);
+			walk_plan(cx, &plan->righttree, true);
 			return;
 		case T_Append:
 			walk_list(cx, ((Append *) plan)->appendplans, may_rescan);
@@ -548,7 +550,7 @@ walk_plan(InjectContext *cx, Plan *plan, bool may_rescan)
 			walk_list(cx, ((BitmapOr *) plan)->bitmapplans, may_rescan);
 			return;
 		case T_SubqueryScan:
-			walk_plan(cx, ((SubqueryScan *) plan)->subplan, may_rescan);
+			walk_plan(cx, &((SubqueryScan *) plan)->subplan, may_rescan);
 			return;
 		case T_CustomScan:
 			walk_list(cx, ((CustomScan *) plan)->custom_plans, may_rescan);
@@ -556,8 +558,8 @@ walk_plan(InjectContext *cx, Plan *plan, bool may_rescan)
 		default:
 			break;
 	}
-	walk_plan(cx, plan->lefttree, may_rescan);
-	walk_plan(cx, plan->righttree, may_rescan);
+	walk_plan(cx, &plan->lefttree, may_rescan);
+	walk_plan(cx, &plan->righttree, may_rescan);
 	if (IsA(plan, HashJoin))
 		consider_join(cx, (HashJoin *) plan, may_rescan);
 }
@@ -616,9 +618,9 @@ inject(InjectContext *cx, PlannedStmt *stmt)
 		cx->next_plan_node_id = Max(cx->next_plan_node_id, max_node_id(lfirst(lc)) + 1);
 	cx->passes = NIL;
 	cx->reconsider = false;
-	walk_plan(cx, stmt->planTree, cx->rewind);
+	walk_plan(cx, &stmt->planTree, cx->rewind);
 	foreach(lc, stmt->subplans)
-		walk_plan(cx, lfirst(lc), true);
+		walk_plan(cx, (Plan **) &lfirst(lc), true);
 
 	/*
 	 * Then the joins that got no filter, again, where filters from above
@@ -632,9 +634,9 @@ inject(InjectContext *cx, PlannedStmt *stmt)
 	{
 		int			made = cx->next_filter_id;
 
-		walk_plan(cx, stmt->planTree, cx->rewind);
+		walk_plan(cx, &stmt->planTree, cx->rewind);
 		foreach(lc, stmt->subplans)
-			walk_plan(cx, lfirst(lc), true);
+			walk_plan(cx, (Plan **) &lfirst(lc), true);
 		if (cx->next_filter_id == made)
 			break;
 	}

@@ -112,10 +112,11 @@ extern void bloom_runtime_place_probe(InjectContext *cx, Plan **link, List *keys
 /* ---- runtime_filter_prebuild.c ---- */
 
 /*
- * A filter built first, from the selective side of a nested loop or merge
- * join (which builds no hash table), applied at the scans of the other.
+ * A filter built first, from the selective side of the nested loop or merge
+ * join at *link (which builds no hash table), applied at the scans of the
+ * other.
  */
-extern void bloom_runtime_prebuild_consider(InjectContext *cx, Join *join, bool may_rescan);
+extern void bloom_runtime_prebuild_consider(InjectContext *cx, Plan **link, bool may_rescan);
 
 /* ---- runtime_filter_remote.c ---- */
 

@@ -81,6 +81,8 @@ typedef struct PrebuildState
 {
 	CustomScanState css;
 	bool		built;			/* the filter of the current parameters is in */
+	bool		inner_first;	/* the build is the inner side of the child */
+	bool		drove;			/* that inner side was read to its end */
 	double		build_after;	/* a deferred build: after this many rows */
 	double		rows;			/* rows returned before the build */
 } PrebuildState;
@@ -143,14 +145,39 @@ begin_prebuild(CustomScanState *node, EState *estate, int eflags)
 	child = ExecInitNode(outerPlan(cscan), estate, eflags);
 	outerPlanState(node) = child;
 	/* the build is read forward once */
-	node->custom_ps = list_make1(ExecInitNode(linitial(cscan->custom_plans), estate,
-											  eflags & ~(EXEC_FLAG_BACKWARD | EXEC_FLAG_MARK |
-														 EXEC_FLAG_REWIND)));
+	if (cscan->custom_plans != NIL)
+		node->custom_ps = list_make1(ExecInitNode(linitial(cscan->custom_plans), estate,
+												  eflags & ~(EXEC_FLAG_BACKWARD | EXEC_FLAG_MARK |
+															 EXEC_FLAG_REWIND)));
 	/* the rows returned are the child's own slots */
 	node->ss.ps.resultops = ExecGetResultSlotOps(child, &fixed);
 	node->ss.ps.resultopsfixed = fixed;
 	node->ss.ps.resultopsset = true;
 	((PrebuildState *) node)->build_after = intVal(linitial(cscan->custom_private));
+	((PrebuildState *) node)->inner_first = boolVal(lsecond(cscan->custom_private));
+}
+
+/*
+ * Read the inner side of the child nested loop to its end: the Material
+ * there keeps the rows for the loop (which rescans it before its first outer
+ * row, and rewinds it then), and the build node below it publishes the
+ * filter when its child is exhausted.
+ */
+static void
+drive_inner_side(PrebuildState *state)
+{
+	PlanState  *inner = innerPlanState(outerPlanState(&state->css));
+
+	if (state->drove)
+		ExecReScan(inner);
+	for (;;)
+	{
+		TupleTableSlot *slot = ExecProcNode(inner);
+
+		if (TupIsNull(slot))
+			break;
+	}
+	state->drove = true;
 }
 
 static TupleTableSlot *
@@ -159,7 +186,12 @@ exec_prebuild(CustomScanState *node)
 	PrebuildState *state = (PrebuildState *) node;
 	TupleTableSlot *slot;
 
-	if (!state->built && state->rows >= state->build_after)
+	if (!state->built && state->inner_first)
+	{
+		drive_inner_side(state);
+		state->built = true;
+	}
+	else if (!state->built && state->rows >= state->build_after)
 	{
 		PlanState  *build = linitial(node->custom_ps);
 
@@ -184,18 +216,30 @@ static void
 end_prebuild(CustomScanState *node)
 {
 	ExecEndNode(outerPlanState(node));
-	ExecEndNode(linitial(node->custom_ps));
+	if (node->custom_ps != NIL)
+		ExecEndNode(linitial(node->custom_ps));
 }
 
 static void
 rescan_prebuild(CustomScanState *node)
 {
 	PrebuildState *state = (PrebuildState *) node;
-	PlanState  *build = linitial(node->custom_ps);
+	PlanState  *build;
 	PlanState  *child = outerPlanState(node);
+
+	if (state->inner_first)
+	{
+		/* read the inner side again (its Material rewinds, or runs again
+		 * when a parameter of it changed, and its build with it) */
+		state->built = false;
+		if (child->chgParam == NULL)
+			ExecReScan(child);
+		return;
+	}
 
 	/* the same conditions make the same filter: build again only when a
 	 * parameter of them changed (ExecProcNode rescans the build then) */
+	build = linitial(node->custom_ps);
 	if (node->ss.ps.chgParam != NULL)
 		UpdateChangedParamSet(build, node->ss.ps.chgParam);
 	if (build->chgParam != NULL)
@@ -217,12 +261,15 @@ restore_prebuild(CustomScanState *node)
 	ExecRestrPos(outerPlanState(node));
 }
 
-/* A deferred build: after how many rows, and whether it ran. */
+/* A build from the inner side, or a deferred one: after how many rows, and
+ * whether it ran. */
 static void
 explain_prebuild(CustomScanState *node, List *ancestors pg_attribute_unused(), ExplainState *es)
 {
 	PrebuildState *state = (PrebuildState *) node;
 
+	if (state->inner_first)
+		ExplainPropertyText("Build", "inner side first", es);
 	if (state->build_after <= 0)
 		return;
 	ExplainPropertyFloat("Build After Rows", NULL, state->build_after, 0, es);
@@ -661,7 +708,10 @@ make_build_scan(InjectContext *cx, const Prebuild *pb, double est_keys, double c
 	return plan;
 }
 
-/* The node that runs build before the first row of *link. */
+/*
+ * The node that runs build before the first row of *link; with no build,
+ * the node that reads the inner side of the nested loop at *link first.
+ */
 static void
 add_prebuild_node(InjectContext *cx, Plan **link, Plan *build, double cost, double build_after)
 {
@@ -680,16 +730,16 @@ add_prebuild_node(InjectContext *cx, Plan **link, Plan *build, double cost, doub
 	cscan->scan.plan.startup_cost += cost;
 	cscan->scan.plan.total_cost += cost;
 	cscan->scan.plan.parallel_aware = false;
-	cscan->scan.plan.parallel_safe = child->parallel_safe && build->parallel_safe;
+	cscan->scan.plan.parallel_safe = child->parallel_safe && (build == NULL || build->parallel_safe);
 	cscan->scan.plan.async_capable = false;
 	cscan->scan.plan.plan_node_id = cx->next_plan_node_id++;
-	cscan->scan.plan.extParam = bms_union(child->extParam, build->extParam);
-	cscan->scan.plan.allParam = bms_union(child->allParam, build->allParam);
+	cscan->scan.plan.extParam = bms_union(child->extParam, build ? build->extParam : NULL);
+	cscan->scan.plan.allParam = bms_union(child->allParam, build ? build->allParam : NULL);
 	cscan->scan.scanrelid = 0;
 	cscan->flags = CUSTOMPATH_SUPPORT_MARK_RESTORE;
-	cscan->custom_plans = list_make1(build);
+	cscan->custom_plans = build ? list_make1(build) : NIL;
 	cscan->custom_exprs = NIL;
-	cscan->custom_private = list_make1(makeInteger((int) build_after));
+	cscan->custom_private = list_make2(makeInteger((int) build_after), makeBoolean(build == NULL));
 	cscan->custom_scan_tlist = passthrough_tlist(child, OUTER_VAR);
 	cscan->custom_relids = NULL;
 	cscan->methods = &prebuild_methods;
@@ -962,9 +1012,199 @@ add_prebuild(InjectContext *cx, Prebuild *pb, bool may_rescan)
 					  build_after);
 }
 
-void
-bloom_runtime_prebuild_consider(InjectContext *cx, Join *join, bool may_rescan)
+/* Which of OUTER_VAR and INNER_VAR an expression's Vars are of: 0 for
+ * none, -1 for both or anything a plain expression of one side is not. */
+static bool
+side_walker(Node *node, int *side)
 {
+	if (node == NULL)
+		return false;
+	if (IsA(node, Var))
+	{
+		int			varno = ((Var *) node)->varno;
+
+		if ((varno != OUTER_VAR && varno != INNER_VAR) || (*side != 0 && *side != varno))
+			*side = -1;
+		else
+			*side = varno;
+		return false;
+	}
+	if (IsA(node, Param) || IsA(node, SubPlan) || IsA(node, AlternativeSubPlan))
+	{
+		*side = -1;
+		return false;
+	}
+	return expression_tree_walker(node, side_walker, side);
+}
+
+static int
+side_of(Node *expr)
+{
+	int			side = 0;
+
+	(void) side_walker(expr, &side);
+	return side;
+}
+
+/* An inner side's key (INNER_VAR) as an expression of the Material's
+ * child's output, which the Material returns as is. */
+static Node *
+through_material_mutator(Node *node, List *tlist)
+{
+	if (node == NULL)
+		return NULL;
+	if (IsA(node, Var) && ((Var *) node)->varno == INNER_VAR)
+	{
+		Var		   *var = (Var *) node;
+
+		if (var->varattno <= 0 || var->varattno > list_length(tlist))
+			elog(ERROR, "inner column %d out of range", var->varattno);
+		return (Node *) copyObjectImpl(list_nth_node(TargetEntry, tlist, var->varattno - 1)->expr);
+	}
+	return expression_tree_mutator(node, through_material_mutator, tlist);
+}
+
+/*
+ * A nested loop without parameters over a Material (a join condition that
+ * is no index's): its inner side is read once and kept, and every outer row
+ * is compared with every inner row.  Reading the inner side first, before
+ * the outer one starts (a Sort, a Gather Merge read all of theirs before
+ * their first row), builds a filter of its keys on the way into the
+ * Material, for the outer side's scans, at no cost but the probes: the
+ * inner side is read once either way.  The one loss: an outer side that
+ * turns out empty would have spared the inner side's run.
+ */
+static void
+add_inner_first(InjectContext *cx, Plan **link, bool may_rescan)
+{
+	NestLoop   *nl = (NestLoop *) *link;
+	Plan	   *outer = outerPlan(nl);
+	Plan	   *material = innerPlan(nl);
+	OpExpr	   *clause = NULL;
+	Expr	   *probe_key = NULL,
+			   *build_key = NULL;
+	Oid			op = InvalidOid,
+				left,
+				right;
+	bool		build_on_left = false,
+				has_range;
+	double		pass,
+				est_keys,
+				per_row,
+				above,
+				scans_cost = 0,
+				scans_rows = 0;
+	List	   *targets = NIL;
+	RuntimeFilterSpec spec;
+	CustomScan *build;
+	ListCell   *lc;
+
+	if (may_rescan || nl->nestParams != NIL || material == NULL || !IsA(material, Material) ||
+		(nl->join.jointype != JOIN_INNER && nl->join.jointype != JOIN_SEMI) ||
+		outer->plan_rows < bloomfilter_runtime_filter_min_rows)
+		return;
+	foreach(lc, nl->join.joinqual)
+	{
+		OpExpr	   *candidate = lfirst(lc);
+		int			left_side,
+					right_side;
+
+		if (!IsA(candidate, OpExpr) || list_length(candidate->args) != 2 ||
+			!filter_operator(candidate->opno, candidate->inputcollid) ||
+			contain_volatile_functions((Node *) candidate))
+			continue;
+		left_side = side_of(linitial(candidate->args));
+		right_side = side_of(lsecond(candidate->args));
+		if (left_side == OUTER_VAR && right_side == INNER_VAR)
+			build_on_left = false;
+		else if (left_side == INNER_VAR && right_side == OUTER_VAR)
+			build_on_left = true;
+		else
+			continue;
+		/* the trace reads the probe key as op's left operand */
+		op = build_on_left ? get_commutator(candidate->opno) : candidate->opno;
+		if (!OidIsValid(op))
+			continue;
+		clause = candidate;
+		break;
+	}
+	if (clause == NULL || !get_op_hash_functions(op, &left, &right))
+		return;
+	probe_key = build_on_left ? lsecond(clause->args) : linitial(clause->args);
+	build_key = (Expr *) through_material_mutator(build_on_left ? linitial(clause->args) :
+												  lsecond(clause->args),
+												  material->targetlist);
+
+	pass = nl->join.plan.plan_rows / Max(outer->plan_rows, 1.0);
+	est_keys = clamp_row_est(material->plan_rows);
+	if (pass > bloomfilter_runtime_filter_max_pass ||
+		est_keys > bloom_runtime_filter_max_keys(RUNTIME_FILTER_JOIN_HASH))
+		return;
+
+	foreach(lc, bloom_runtime_trace_key(cx, &outerPlan(nl), probe_key, 0, op,
+										clause->inputcollid, false))
+	{
+		Target	   *t = lfirst(lc);
+
+		if (!probe_target(t))
+			continue;
+		targets = lappend(targets, t);
+		scans_cost += (*t->link)->total_cost;
+		scans_rows += (*t->link)->plan_rows;
+	}
+	if (targets == NIL)
+		return;
+
+	/*
+	 * Each outer row dropped saves its share of the work between the scans
+	 * and the loop, and its pass over the inner rows (the loop's cost but
+	 * its two sides'); the build costs a hash of each inner row.
+	 */
+	above = Max(0.0, outer->total_cost - scans_cost);
+	per_row = Max(0.0, nl->join.plan.total_cost - outer->total_cost - material->total_cost) /
+		Max(outer->plan_rows, 1.0);
+	if (est_keys * cpu_operator_cost + scans_rows * cpu_operator_cost >=
+		(1.0 - pass) * (above + outer->plan_rows * per_row))
+		return;
+
+	memset(&spec, 0, sizeof spec);
+	spec.filter_id = cx->next_filter_id++;
+	spec.paramid = bloom_runtime_new_param(cx, BYTEAOID);
+	spec.kind = RUNTIME_FILTER_JOIN_HASH;
+	spec.nkeys = 1;
+	spec.collations = list_make1_oid(clause->inputcollid);
+	spec.est_keys = est_keys;
+	has_range = bloom_runtime_integer_key(left, right);
+	spec.range_paramid = has_range ? bloom_runtime_new_param(cx, BYTEAOID) : -1;
+	spec.keyset_paramid = has_range ? bloom_runtime_new_param(cx, BYTEAOID) : -1;
+	foreach(lc, targets)
+	{
+		Target	   *t = lfirst(lc);
+		Oid			func = OidIsValid(t->hashfunc) ? t->hashfunc : left;
+
+		spec.hashfuncs = list_make1_oid(func);
+		spec.integer_keys = list_make1_int(bloom_runtime_integer_key(func, right));
+		bloom_runtime_place_probe(cx, t->link, list_make1(t->expr), &spec, has_range, t->gathers);
+	}
+	spec.integer_keys = list_make1_int(has_range);
+	spec.has_range = has_range;
+	spec.has_keyset = has_range;
+	spec.has_bounds = false;
+	spec.lookup_index = InvalidOid;
+	spec.lookup_max_keys = 0;
+	spec.hashfuncs = list_make1_oid(right);
+
+	/* the build: on the way into the Material */
+	build = bloom_runtime_build_make(outerPlan(material), list_make1(build_key), &spec, false);
+	build->scan.plan.plan_node_id = cx->next_plan_node_id++;
+	outerPlan(material) = (Plan *) build;
+	add_prebuild_node(cx, link, NULL, 0, 0);
+}
+
+void
+bloom_runtime_prebuild_consider(InjectContext *cx, Plan **link, bool may_rescan)
+{
+	Join	   *join = (Join *) *link;
 	Prebuild	pb;
 
 	/* a row lock or a recheck reads other rows than the build saw */
@@ -973,4 +1213,6 @@ bloom_runtime_prebuild_consider(InjectContext *cx, Join *join, bool may_rescan)
 	if (IsA(join, NestLoop) ? nestloop_prebuild((NestLoop *) join, &pb) :
 		IsA(join, MergeJoin) && mergejoin_prebuild((MergeJoin *) join, &pb))
 		add_prebuild(cx, &pb, may_rescan);
+	else if (IsA(join, NestLoop))
+		add_inner_first(cx, link, may_rescan);
 }

@@ -257,4 +257,44 @@ WHERE p ~ '(Scans Skipped|on pb_part)';
 DROP TABLE pb_part;
 RESET max_parallel_workers_per_gather;
 
+-- A nested loop over a Material, its condition no index's (d.k + 0): the
+-- loop compares every fact row with every kept dimension row.  Its inner
+-- side is read first, into the Material, and its keys filter the fact rows
+-- before the first one is read; the inner side still runs once.
+SET enable_mergejoin = off;
+SELECT * FROM pb_explain($$
+SELECT f.amount, count(*) FROM pb_fact f JOIN pb_dim d ON d.k + 0 = f.k WHERE d.sel
+GROUP BY f.amount ORDER BY 2 DESC, 1 LIMIT 3$$, 'ANALYZE');
+SELECT 'inner first' AS q, * FROM pb_same('SELECT f.id, d.name FROM pb_fact f JOIN pb_dim d ON d.k + 0 = f.k WHERE d.sel')
+UNION ALL
+SELECT 'inner first, semi', * FROM pb_same('SELECT f.id FROM pb_fact f WHERE EXISTS (SELECT FROM pb_dim d WHERE d.k + 0 = f.k AND d.sel)')
+UNION ALL
+SELECT 'inner first, text', * FROM pb_same($$SELECT f.id FROM pb_fact f JOIN pb_dim d ON d.t || '' = f.t WHERE d.sel$$)
+UNION ALL
+SELECT 'inner first, int8 = int4', * FROM pb_same('SELECT f.id FROM pb_fact f JOIN pb_dim d ON d.k8 + 0 = f.k WHERE d.sel')
+UNION ALL
+SELECT 'inner first, key on the left', * FROM pb_same('SELECT f.id FROM pb_fact f JOIN pb_dim d ON f.k = d.k + 0 WHERE d.sel')
+UNION ALL
+SELECT 'inner first, no inner row', * FROM pb_same('SELECT f.id FROM pb_fact f JOIN pb_dim d ON d.k + 0 = f.k WHERE (d.grp * 0) = 1')
+UNION ALL
+SELECT 'inner first, no outer row', * FROM pb_same('SELECT f.id FROM pb_fact f JOIN pb_dim d ON d.k + 0 = f.k WHERE d.sel AND (f.amount * 0) = 1')
+UNION ALL
+SELECT 'left join: none', * FROM pb_same('SELECT f.id, d.k FROM pb_fact f LEFT JOIN pb_dim d ON d.k + 0 = f.k AND d.sel');
+-- in a subquery run for each outer row: the loop may run again, no filter
+SELECT 'inner first, rescanned' AS q, * FROM pb_same('SELECT x, (SELECT count(*) FROM pb_fact f JOIN pb_dim d ON d.k + 0 = f.k WHERE d.sel AND d.grp = x) FROM generate_series(0, 2) x');
+-- parallel: the leader reads the inner side, the workers get the filter
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SELECT * FROM pb_explain($$
+SELECT f.amount, count(*) FROM pb_fact f JOIN pb_dim d ON d.k + 0 = f.k WHERE d.sel GROUP BY f.amount$$) p
+WHERE p ~ '(Gather|Nested|Prebuild|Build|Runtime Filter)';
+SELECT 'inner first, parallel' AS q, * FROM pb_same('SELECT f.amount, count(*) FROM pb_fact f JOIN pb_dim d ON d.k + 0 = f.k WHERE d.sel GROUP BY f.amount');
+RESET max_parallel_workers_per_gather;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET enable_mergejoin;
+
 DROP TABLE pb_fact, pb_dim;

@@ -814,7 +814,7 @@ def main():
         wrapped = 0
         exact_sets = lookups = 0
         skipping = 0
-        deferred = deferred_built = 0
+        deferred = deferred_built = inner_first = 0
         for i in range(QUERIES):
             sql = gen.query()
             for name, value in gen.settings().items():
@@ -851,6 +851,7 @@ def main():
             skipping += any(line.strip().startswith('Scans Skipped: ') and
                             not line.strip().startswith('Scans Skipped: 0') for line in text.splitlines())
             counts['prebuilt'] += 'BloomFilterPrebuild' in text
+            inner_first += 'Build: inner side first' in text
             remote_lines = [line for line in text.splitlines() if 'Runtime Filter' in line and '(remote)' in line]
             counts['remote_text'] += any('.kt ' in line or '.ku ' in line for line in remote_lines)
             counts['remote_keys'] += len(remote_lines) > 1
@@ -878,7 +879,7 @@ def main():
               f"{counts['local']} with a local filter, {counts['remote']} with a remote filter "
               f"({counts['remote_text']} of a text key, {counts['remote_keys']} with several), "
               f"{counts['transferred']} with filters transferred, {counts['prebuilt']} built first "
-              f"({deferred} deferred, {deferred_built} of them built), "
+              f"({deferred} deferred, {deferred_built} of them built, {inner_first} from an inner side read first), "
               f"{counts['differences']} differences, {counts['errors']} errors, {counts['timeouts']} timeouts"
               + (f", {wrapped} with the filter node over an index or bitmap scan" if mode == 'scans' else '')
               + (f", {exact_sets} with an exact set, {lookups} with index lookups" if mode == 'keyset' else '')
