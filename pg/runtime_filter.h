@@ -339,6 +339,10 @@ extern void bloom_runtime_wrap_register(void);
 /* Whether plan is a scan the filter node goes over. */
 extern bool bloom_runtime_wrappable(Plan *plan);
 
+/* The rows a filter node has read from its scan since its (re)scan; 0 for
+ * another node. */
+extern double bloom_runtime_wrap_rows_read(PlanState *node);
+
 /* Whether plan is a filter node. */
 extern bool bloom_runtime_is_wrap(Plan *plan);
 

@@ -528,9 +528,9 @@ walk_plan(InjectContext *cx, Plan **link, bool may_rescan)
 		case T_MergeJoin:
 			walk_plan(cx, &plan->lefttree, may_rescan);
 			walk_plan(cx, &plan->righttree, true);
-			/* once: the reconsidering rounds are for hash joins' build sides */
-			if (!cx->reconsider)
-				bloom_runtime_prebuild_consider(cx, link, may_rescan);
+			/* (again in the reconsidering rounds: for a build that probes
+			 * filters built first above) */
+			bloom_runtime_prebuild_consider(cx, link, may_rescan);
 			return;
 		case T_Memoize:
 		case T_RecursiveUnion:
@@ -617,6 +617,7 @@ inject(InjectContext *cx, PlannedStmt *stmt)
 	foreach(lc, stmt->subplans)
 		cx->next_plan_node_id = Max(cx->next_plan_node_id, max_node_id(lfirst(lc)) + 1);
 	cx->passes = NIL;
+	cx->prebuilt = NIL;
 	cx->reconsider = false;
 	walk_plan(cx, &stmt->planTree, cx->rewind);
 	foreach(lc, stmt->subplans)

@@ -48,6 +48,7 @@ typedef struct InjectContext
 	Oid			bloom_type;		/* the extension's objects, when installed */
 	Oid			contains_func;
 	List	   *passes;			/* FilterPass *: the local filters made */
+	List	   *prebuilt;		/* PrebuiltFilter *: the filters built first */
 	bool		reconsider;		/* the pass over joins that got none */
 } InjectContext;
 
@@ -57,6 +58,17 @@ typedef struct FilterPass
 	int			paramid;
 	double		pass;
 } FilterPass;
+
+/* A filter built first, and the node that builds it. */
+typedef struct PrebuiltFilter
+{
+	int			paramid;
+	double		pass;			/* estimated share of probe rows passing */
+	CustomScan *node;			/* its BloomFilterPrebuild node */
+	bool		deferred;		/* built only after rows came up */
+	bool		has_params;		/* built again when a parameter changes */
+	Plan	   *join;			/* the join it was made for */
+} PrebuiltFilter;
 
 /* One way down from a join to a scan. */
 typedef struct Target
@@ -80,8 +92,9 @@ extern void bloom_runtime_plan_init(void);
 /*
  * The ways down from hash join hj's key number key to the scans where a
  * row whose key the join's build side lacks may be dropped (Target *): a
- * heap table's Seq Scan, an Index, Index Only or Bitmap Heap Scan (its
- * output's terms, for the filter node), a runtime probe, a foreign scan.
+ * heap table's Seq Scan, an Index, Index Only or Bitmap Heap Scan, a CTE's
+ * or a function's scan (its output's terms, for the filter node), a runtime
+ * probe, a foreign scan.
  */
 extern List *bloom_runtime_trace(InjectContext *cx, HashJoin *hj, int key, bool may_rescan);
 

@@ -18,6 +18,17 @@
  *                a Sort or not), whose keys filter the other side: the
  *                outer side of an inner or semi join, the inner side of an
  *                inner join
+ *   chain        a nested loop as above whose inner scan has filters built
+ *                first for joins above it (customer -> address): the build
+ *                scan probes them too, so it keeps only the keys of rows
+ *                those joins keep.  A deferred one among them is built
+ *                with it, just before it.  Only filters without parameters:
+ *                built once, they never change under the build that read
+ *                them.
+ *   inner first  a nested loop without parameters over a Material: the
+ *                inner side, read to its end before the outer one starts
+ *                (into the Material, which the loop rewinds), builds the
+ *                filter on its way (add_inner_first below)
  *
  * Decided by estimates: the probed side at least
  * bloomfilter.runtime_filter_min_rows rows, at most
@@ -35,7 +46,11 @@
  * where the rows stream from the probed scans to the node (no Sort, Hash,
  * Material or aggregate between: their scans are over before the first
  * row comes up) and no Gather is on the way (its workers get a filter only
- * when they start), and not for a build with parameters.
+ * when they start), and not for a build with parameters.  A CTE's scan
+ * whose conditions run a subquery for each row (those conditions move up
+ * into its filter node) builds sooner: once the rows read have cost what
+ * the build does.  The rows its conditions drop count too: the filter node
+ * right below tells how many it read.
  *
  * The build's scan is a Seq Scan of the same range table entry with the
  * conditions that are safe to evaluate on every row of the table: no
@@ -57,6 +72,10 @@
  * finished filter to its workers (initParam).
  */
 #include "bloomfilter.h"
+
+#include <math.h>
+
+#include "batched_probe.h"
 #include "runtime_filter.h"
 #include "runtime_filter_plan.h"
 
@@ -141,14 +160,16 @@ begin_prebuild(CustomScanState *node, EState *estate, int eflags)
 	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
 	PlanState  *child;
 	bool		fixed;
+	ListCell   *lc;
 
 	child = ExecInitNode(outerPlan(cscan), estate, eflags);
 	outerPlanState(node) = child;
-	/* the build is read forward once */
-	if (cscan->custom_plans != NIL)
-		node->custom_ps = list_make1(ExecInitNode(linitial(cscan->custom_plans), estate,
-												  eflags & ~(EXEC_FLAG_BACKWARD | EXEC_FLAG_MARK |
-															 EXEC_FLAG_REWIND)));
+	/* each build is read forward once */
+	foreach(lc, cscan->custom_plans)
+		node->custom_ps = lappend(node->custom_ps,
+								  ExecInitNode(lfirst(lc), estate,
+											   eflags & ~(EXEC_FLAG_BACKWARD | EXEC_FLAG_MARK |
+														  EXEC_FLAG_REWIND)));
 	/* the rows returned are the child's own slots */
 	node->ss.ps.resultops = ExecGetResultSlotOps(child, &fixed);
 	node->ss.ps.resultopsfixed = fixed;
@@ -191,18 +212,26 @@ exec_prebuild(CustomScanState *node)
 		drive_inner_side(state);
 		state->built = true;
 	}
-	else if (!state->built && state->rows >= state->build_after)
+	else if (!state->built &&
+			 Max(state->rows, bloom_runtime_wrap_rows_read(outerPlanState(node))) >=
+			 state->build_after)
 	{
-		PlanState  *build = linitial(node->custom_ps);
+		/* (a filter node right below counts the rows it read: the ones its
+		 * conditions drop too) */
+		ListCell   *lc;
 
-		/* the build node publishes the filter when its child is exhausted
+		/* in order: a build may probe the filter of one before it; the
+		 * build node publishes the filter when its child is exhausted
 		 * (TupIsNull reads its argument twice: one call a row) */
-		for (;;)
+		foreach(lc, node->custom_ps)
 		{
-			TupleTableSlot *built = ExecProcNode(build);
+			for (;;)
+			{
+				TupleTableSlot *built = ExecProcNode(lfirst(lc));
 
-			if (TupIsNull(built))
-				break;
+				if (TupIsNull(built))
+					break;
+			}
 		}
 		state->built = true;
 	}
@@ -215,17 +244,19 @@ exec_prebuild(CustomScanState *node)
 static void
 end_prebuild(CustomScanState *node)
 {
+	ListCell   *lc;
+
 	ExecEndNode(outerPlanState(node));
-	if (node->custom_ps != NIL)
-		ExecEndNode(linitial(node->custom_ps));
+	foreach(lc, node->custom_ps)
+		ExecEndNode(lfirst(lc));
 }
 
 static void
 rescan_prebuild(CustomScanState *node)
 {
 	PrebuildState *state = (PrebuildState *) node;
-	PlanState  *build;
 	PlanState  *child = outerPlanState(node);
+	ListCell   *lc;
 
 	if (state->inner_first)
 	{
@@ -237,13 +268,17 @@ rescan_prebuild(CustomScanState *node)
 		return;
 	}
 
-	/* the same conditions make the same filter: build again only when a
-	 * parameter of them changed (ExecProcNode rescans the build then) */
-	build = linitial(node->custom_ps);
-	if (node->ss.ps.chgParam != NULL)
-		UpdateChangedParamSet(build, node->ss.ps.chgParam);
-	if (build->chgParam != NULL)
-		state->built = false;
+	/* the same conditions make the same filters: build again only when a
+	 * parameter of them changed (ExecProcNode rescans the builds then) */
+	foreach(lc, node->custom_ps)
+	{
+		PlanState  *build = lfirst(lc);
+
+		if (node->ss.ps.chgParam != NULL)
+			UpdateChangedParamSet(build, node->ss.ps.chgParam);
+		if (build->chgParam != NULL)
+			state->built = false;
+	}
 	if (child->chgParam == NULL)
 		ExecReScan(child);
 }
@@ -294,6 +329,9 @@ typedef struct Prebuild
 	double		probe_rows;		/* rows of the probe side */
 	double		pass;			/* the share of them the join keeps */
 	double		saved_per_row;	/* what a row dropped saves the join */
+	Plan	   *join;
+	CustomScan *inner_wrap;		/* the filter node over the selective side's
+								 * scan (nested loop), or NULL */
 } Prebuild;
 
 /* Parameters (PARAM_EXEC) an expression reads. */
@@ -480,6 +518,7 @@ nestloop_prebuild(NestLoop *nl, Prebuild *pb)
 	Bitmapset  *loop_params = NULL;
 	double		miss = 1.0;
 	List	   *conditions;
+	CustomScan *wrap = NULL;
 	ListCell   *lc;
 
 	if (nl->join.jointype != JOIN_INNER && nl->join.jointype != JOIN_SEMI)
@@ -489,6 +528,12 @@ nestloop_prebuild(NestLoop *nl, Prebuild *pb)
 		/* a lookup it answers from its cache saves less: at best the
 		 * share of distinct keys it has to look up */
 		miss = Min(1.0, (double) ((Memoize *) inner)->est_entries / Max(outer->plan_rows, 1.0));
+		inner = outerPlan(inner);
+	}
+	if (inner != NULL && bloom_runtime_is_wrap(inner))
+	{
+		/* the filters of joins above: the build may probe them too */
+		wrap = (CustomScan *) inner;
 		inner = outerPlan(inner);
 	}
 	if (inner == NULL || !(IsA(inner, IndexScan) || IsA(inner, IndexOnlyScan)) ||
@@ -548,6 +593,8 @@ nestloop_prebuild(NestLoop *nl, Prebuild *pb)
 		return false;
 	pb->conditions = build_conditions(conditions, pb->rti, loop_params);
 	pb->probe_side = &outerPlan(nl);
+	pb->join = (Plan *) nl;
+	pb->inner_wrap = wrap;
 	pb->parallel_safe = inner->parallel_safe;
 	pb->probe_rows = outer->plan_rows;
 	pb->pass = nl->join.plan.plan_rows / Max(outer->plan_rows, 1.0);
@@ -632,6 +679,7 @@ merge_side_prebuild(MergeJoin *mj, OpExpr *clause, bool selective_inner, Prebuil
 	pb->op = clause->opno;
 	pb->collation = clause->inputcollid;
 	pb->probe_side = selective_inner ? &outerPlan(mj) : &innerPlan(mj);
+	pb->join = (Plan *) mj;
 	pb->parallel_safe = scan->parallel_safe;
 	pb->probe_rows = probed->plan_rows;
 	pb->pass = mj->join.plan.plan_rows / Max(probed->plan_rows, 1.0);
@@ -709,15 +757,29 @@ make_build_scan(InjectContext *cx, const Prebuild *pb, double est_keys, double c
 }
 
 /*
- * The node that runs build before the first row of *link; with no build,
- * the node that reads the inner side of the nested loop at *link first.
+ * The node that runs builds, in order, before the first row of *link; with
+ * none, the node that reads the inner side of the nested loop at *link
+ * first.
  */
-static void
-add_prebuild_node(InjectContext *cx, Plan **link, Plan *build, double cost, double build_after)
+static CustomScan *
+add_prebuild_node(InjectContext *cx, Plan **link, List *builds, double cost, double build_after)
 {
 	/* makeNode is a GNU statement expression (see bloom_context_create) */
 	CustomScan *cscan = (__extension__ makeNode(CustomScan));
 	Plan	   *child = *link;
+	bool		parallel_safe = child->parallel_safe;
+	Bitmapset  *ext = bms_copy(child->extParam);
+	Bitmapset  *all = bms_copy(child->allParam);
+	ListCell   *lc;
+
+	foreach(lc, builds)
+	{
+		Plan	   *build = lfirst(lc);
+
+		parallel_safe &= build->parallel_safe;
+		ext = bms_union(ext, build->extParam);
+		all = bms_union(all, build->allParam);
+	}
 
 	/* the header of the child (rows, width, parallel safety, params) */
 	cscan->scan.plan = *child;
@@ -730,20 +792,205 @@ add_prebuild_node(InjectContext *cx, Plan **link, Plan *build, double cost, doub
 	cscan->scan.plan.startup_cost += cost;
 	cscan->scan.plan.total_cost += cost;
 	cscan->scan.plan.parallel_aware = false;
-	cscan->scan.plan.parallel_safe = child->parallel_safe && (build == NULL || build->parallel_safe);
+	cscan->scan.plan.parallel_safe = parallel_safe;
 	cscan->scan.plan.async_capable = false;
 	cscan->scan.plan.plan_node_id = cx->next_plan_node_id++;
-	cscan->scan.plan.extParam = bms_union(child->extParam, build ? build->extParam : NULL);
-	cscan->scan.plan.allParam = bms_union(child->allParam, build ? build->allParam : NULL);
+	cscan->scan.plan.extParam = ext;
+	cscan->scan.plan.allParam = all;
 	cscan->scan.scanrelid = 0;
 	cscan->flags = CUSTOMPATH_SUPPORT_MARK_RESTORE;
-	cscan->custom_plans = build ? list_make1(build) : NIL;
+	cscan->custom_plans = builds;
 	cscan->custom_exprs = NIL;
-	cscan->custom_private = list_make2(makeInteger((int) build_after), makeBoolean(build == NULL));
+	cscan->custom_private = list_make2(makeInteger((int) build_after), makeBoolean(builds == NIL));
 	cscan->custom_scan_tlist = passthrough_tlist(child, OUTER_VAR);
 	cscan->custom_relids = NULL;
 	cscan->methods = &prebuild_methods;
 	*link = (Plan *) cscan;
+	return cscan;
+}
+
+/* ---- chains: a build that probes filters built before it ---- */
+
+/* A filter over the selective side's scan that is built first: its spec
+ * (as a list), its keys of the table's columns, and how it is built. */
+typedef struct ChainedFilter
+{
+	PrebuiltFilter *pf;
+	List	   *spec;
+	List	   *keys;
+} ChainedFilter;
+
+static PrebuiltFilter *
+find_prebuilt(InjectContext *cx, int paramid)
+{
+	ListCell   *lc;
+
+	foreach(lc, cx->prebuilt)
+	{
+		PrebuiltFilter *pf = lfirst(lc);
+
+		if (pf->paramid == paramid)
+			return pf;
+	}
+	return NULL;
+}
+
+static bool
+join_prebuilt(InjectContext *cx, Plan *join)
+{
+	ListCell   *lc;
+
+	foreach(lc, cx->prebuilt)
+	{
+		if (((PrebuiltFilter *) lfirst(lc))->join == join)
+			return true;
+	}
+	return false;
+}
+
+/* A key of a filter node over scan (its output, OUTER_VAR) in the terms
+ * of the table's columns. */
+static Node *
+scan_output_mutator(Node *node, Plan *scan)
+{
+	if (node == NULL)
+		return NULL;
+	if (IsA(node, Var) && ((Var *) node)->varno == OUTER_VAR)
+	{
+		Var		   *var = (Var *) node;
+		Node	   *expr;
+
+		if (var->varattno <= 0 || var->varattno > list_length(scan->targetlist))
+			elog(ERROR, "scan column %d out of range", var->varattno);
+		expr = (Node *) copyObjectImpl(list_nth_node(TargetEntry, scan->targetlist,
+													 var->varattno - 1)->expr);
+		if (IsA(scan, IndexOnlyScan))
+			expr = index_to_table_mutator(expr, ((IndexOnlyScan *) scan)->indextlist);
+		return expr;
+	}
+	return expression_tree_mutator(node, scan_output_mutator, scan);
+}
+
+/*
+ * The filters over the selective side's scan that were built first, with
+ * no parameter (built once: a build that probes one must not outlive it),
+ * whose keys a Seq Scan of the table may compute for every row.  Each
+ * lowers the share of the table's rows the join keeps by its pass.
+ */
+static List *
+chained_filters(InjectContext *cx, Prebuild *pb)
+{
+	CustomScan *wrap = pb->inner_wrap;
+	Plan	   *scan = outerPlan(wrap);
+	List	   *result = NIL;
+	int			first = 0;
+	ListCell   *lc;
+
+	foreach(lc, wrap->custom_private)
+	{
+		RuntimeFilterSpec spec;
+		PrebuiltFilter *pf;
+		List	   *keys = NIL;
+		bool		ok;
+
+		bloom_runtime_spec_from_list(lfirst(lc), &spec);
+		pf = find_prebuilt(cx, spec.paramid);
+		ok = pf != NULL && !pf->has_params;
+		for (int k = first; k < first + spec.nkeys; k++)
+		{
+			Node	   *key = scan_output_mutator(list_nth(wrap->custom_exprs, k), scan);
+
+			ok &= safe_on_every_row(key, pb->rti, NULL) && params_of(key) == NULL;
+			keys = lappend(keys, key);
+		}
+		first += spec.nkeys;
+		if (ok)
+		{
+			ChainedFilter *cf = palloc(sizeof(ChainedFilter));
+
+			cf->pf = pf;
+			cf->spec = lfirst(lc);
+			cf->keys = keys;
+			result = lappend(result, cf);
+			pb->pass *= pf->pass;
+		}
+	}
+	return result;
+}
+
+/* The link to plan, below *link, or NULL. */
+static Plan **
+find_link(Plan **link, Plan *plan)
+{
+	Plan	   *node = *link;
+	Plan	  **found = NULL;
+	ListCell   *lc;
+	List	   *lists[2] = {NIL, NIL};
+
+	if (node == NULL)
+		return NULL;
+	if (node == plan)
+		return link;
+	check_stack_depth();
+	if ((found = find_link(&node->lefttree, plan)) != NULL ||
+		(found = find_link(&node->righttree, plan)) != NULL)
+		return found;
+	switch (nodeTag(node))
+	{
+		case T_SubqueryScan:
+			return find_link(&((SubqueryScan *) node)->subplan, plan);
+		case T_Append:
+			lists[0] = ((Append *) node)->appendplans;
+			break;
+		case T_MergeAppend:
+			lists[0] = ((MergeAppend *) node)->mergeplans;
+			break;
+		case T_CustomScan:
+			lists[0] = ((CustomScan *) node)->custom_plans;
+			break;
+		default:
+			break;
+	}
+	foreach(lc, lists[0])
+	{
+		if ((found = find_link((Plan **) &lfirst(lc), plan)) != NULL)
+			return found;
+	}
+	return NULL;
+}
+
+/*
+ * A filter built first whose build was deferred, probed by a build below:
+ * its build moves into the node of the build below, ahead of it (that node
+ * runs before any row comes up to the one above), and its node goes.
+ */
+static List *
+take_deferred_builds(InjectContext *cx, List *chain)
+{
+	List	   *builds = NIL;
+	ListCell   *lc;
+
+	foreach(lc, chain)
+	{
+		PrebuiltFilter *pf = ((ChainedFilter *) lfirst(lc))->pf;
+		Plan	  **link = NULL;
+		ListCell   *sp;
+
+		if (!pf->deferred || pf->node->custom_plans == NIL)
+			continue;			/* built first, or taken already */
+		link = find_link(&cx->stmt->planTree, (Plan *) pf->node);
+		foreach(sp, cx->stmt->subplans)
+		{
+			if (link == NULL)
+				link = find_link((Plan **) &lfirst(sp), (Plan *) pf->node);
+		}
+		if (link == NULL)
+			elog(ERROR, "runtime filter build node not found");
+		*link = pf->node->scan.plan.lefttree;
+		builds = list_concat(builds, pf->node->custom_plans);
+		pf->node->custom_plans = NIL;
+	}
+	return builds;
 }
 
 /* Whether target's scan may probe another filter. */
@@ -860,7 +1107,8 @@ streams_below(Plan *root, Plan **link)
  * is to run (above), or 0: none.
  */
 static double
-deferred_build_after(Prebuild *pb, List *targets, double build_cost, double tuples)
+deferred_build_after(Prebuild *pb, List *targets, double build_cost, double tuples,
+					 double moved)
 {
 	double		per_row,
 				after;
@@ -890,12 +1138,61 @@ deferred_build_after(Prebuild *pb, List *targets, double build_cost, double tupl
 	per_row = (1.0 - pb->pass) * pb->saved_per_row - cpu_operator_cost;
 	if (!streams || per_row <= 0 || build_cost > per_row * after || tuples > 10.0 * after)
 		return 0;
+
+	/*
+	 * A row that runs a subplan (moved up to the filter node) costs what its
+	 * estimate says at least: build once the rows read have cost what the
+	 * build does (the rows after them pay for it; at worst the build costs
+	 * what those rows did), after a batch of rows at least.
+	 */
+	if (moved > 0)
+		after = Min(after, Max(ceil(build_cost / per_row), (double) BLOOM_PROBE_BATCH));
 	return after;
+}
+
+/* The cost a row of the conditions with a subplan that move from scan to
+ * its filter node (runtime_filter_wrap.c), or 0. */
+static double
+moved_condition_cost(Plan *scan)
+{
+	QualCost	cost;
+
+	if (!(IsA(scan, CteScan) || IsA(scan, FunctionScan)) || !contain_subplans((Node *) scan->qual))
+		return 0;
+	cost_qual_eval(&cost, scan->qual, NULL);
+	return cost.per_tuple;
+}
+
+/* Note the filter of pb built by node; the deferred builds taken into node
+ * are built by it from now on. */
+static void
+record_prebuilt(InjectContext *cx, Prebuild *pb, int paramid, CustomScan *node, bool deferred)
+{
+	PrebuiltFilter *pf = palloc0(sizeof(PrebuiltFilter));
+	ListCell   *lc;
+
+	foreach(lc, cx->prebuilt)
+	{
+		PrebuiltFilter *other = lfirst(lc);
+
+		if (other->deferred && other->node->custom_plans == NIL)
+		{
+			other->node = node;
+			other->deferred = deferred;
+		}
+	}
+	pf->paramid = paramid;
+	pf->pass = Min(Max(pb->pass, 0.0), 1.0);
+	pf->node = node;
+	pf->deferred = deferred;
+	pf->has_params = params_of((Node *) pb->conditions) != NULL;
+	pf->join = pb->join;
+	cx->prebuilt = lappend(cx->prebuilt, pf);
 }
 
 /* Estimates, the probes, the build. */
 static void
-add_prebuild(InjectContext *cx, Prebuild *pb, bool may_rescan)
+add_prebuild(InjectContext *cx, Prebuild *pb, bool may_rescan, bool need_chain)
 {
 	double		tuples,
 				pages,
@@ -914,9 +1211,29 @@ add_prebuild(InjectContext *cx, Prebuild *pb, bool may_rescan)
 	Plan	   *scan;
 	Expr	   *build_key;
 	CustomScan *build;
+	CustomScan *node;
+	List	   *chain = NIL;
+	List	   *builds;
+	double		chain_cost = 0,
+				moved;
 	bool		has_range;
 	ListCell   *lc;
 
+	/* the filters over the selective side's scan, built before this one */
+	if (pb->inner_wrap != NULL)
+		chain = chained_filters(cx, pb);
+	if (need_chain && chain == NIL)
+		return;
+	foreach(lc, chain)
+	{
+		PrebuiltFilter *pf = ((ChainedFilter *) lfirst(lc))->pf;
+		ListCell   *b;
+
+		/* a deferred one is built with this one, for it */
+		if (pf->deferred)
+			foreach(b, pf->node->custom_plans)
+				chain_cost += ((Plan *) lfirst(b))->total_cost;
+	}
 	if (pb->pass > bloomfilter_runtime_filter_max_pass ||
 		!plain_table(cx, pb->rti, &tuples, &pages) ||
 		!get_op_hash_functions(pb->op, &left, &right))
@@ -949,6 +1266,10 @@ add_prebuild(InjectContext *cx, Prebuild *pb, bool may_rescan)
 	}
 	if (targets == NIL)
 		return;
+	/* a row dropped at the probed scan itself runs none of the conditions
+	 * with a subplan that come up to the filter node */
+	moved = moved_condition_cost(*pb->probe_side);
+	pb->saved_per_row += moved;
 
 	/*
 	 * Worth it when the rows dropped save more than the build and the
@@ -959,14 +1280,15 @@ add_prebuild(InjectContext *cx, Prebuild *pb, bool may_rescan)
 	 * it) and its step of the join (an index lookup, a merge).
 	 */
 	build_cost = pages * seq_page_cost +
-		tuples * (cpu_tuple_cost + list_length(pb->conditions) * cpu_operator_cost) +
-		est_keys * cpu_operator_cost;
+		tuples * (cpu_tuple_cost + (list_length(pb->conditions) + list_length(chain)) *
+				  cpu_operator_cost) +
+		est_keys * cpu_operator_cost + chain_cost;
 	above = Max(0.0, (*pb->probe_side)->total_cost - scans_cost);
 	saved = (1.0 - pb->pass) * (above + pb->probe_rows * pb->saved_per_row);
 	if (pb->probe_rows < bloomfilter_runtime_filter_min_rows ||
 		build_cost + scans_rows * cpu_operator_cost >= saved)
 	{
-		build_after = deferred_build_after(pb, targets, build_cost, tuples);
+		build_after = deferred_build_after(pb, targets, build_cost, tuples, moved);
 		if (build_after <= 0)
 			return;
 	}
@@ -1000,16 +1322,30 @@ add_prebuild(InjectContext *cx, Prebuild *pb, bool may_rescan)
 	spec.lookup_index = InvalidOid;
 	spec.lookup_max_keys = 0;
 
-	/* the build: the keys of the selective side's own rows */
+	/* the build: the keys of the selective side's own rows, those that pass
+	 * the filters before it too */
 	scan = make_build_scan(cx, pb, est_keys, build_cost);
+	foreach(lc, chain)
+	{
+		ChainedFilter *cf = lfirst(lc);
+		RuntimeFilterSpec chained;
+
+		bloom_runtime_spec_from_list(cf->spec, &chained);
+		if (!bloom_runtime_is_probe(scan))
+			scan = bloom_runtime_probe_make(scan, cf->keys, &chained, &cx->next_plan_node_id);
+		else
+			bloom_runtime_probe_add((CustomScan *) scan, cf->keys, &chained);
+	}
 	build_key = (Expr *) makeVar(OUTER_VAR, 1, exprType((Node *) pb->build_key),
 								 exprTypmod((Node *) pb->build_key),
 								 exprCollation((Node *) pb->build_key), 0);
 	spec.hashfuncs = list_make1_oid(pb->build_on_left ? left : right);
 	build = bloom_runtime_build_make(scan, list_make1(build_key), &spec, false);
 	build->scan.plan.plan_node_id = cx->next_plan_node_id++;
-	add_prebuild_node(cx, pb->probe_side, (Plan *) build, build_after > 0 ? 0 : build_cost,
-					  build_after);
+	builds = lappend(take_deferred_builds(cx, chain), build);
+	node = add_prebuild_node(cx, pb->probe_side, builds, build_after > 0 ? 0 : build_cost,
+							 build_after);
+	record_prebuilt(cx, pb, spec.paramid, node, build_after > 0);
 }
 
 /* Which of OUTER_VAR and INNER_VAR an expression's Vars are of: 0 for
@@ -1198,7 +1534,7 @@ add_inner_first(InjectContext *cx, Plan **link, bool may_rescan)
 	build = bloom_runtime_build_make(outerPlan(material), list_make1(build_key), &spec, false);
 	build->scan.plan.plan_node_id = cx->next_plan_node_id++;
 	outerPlan(material) = (Plan *) build;
-	add_prebuild_node(cx, link, NULL, 0, 0);
+	(void) add_prebuild_node(cx, link, NIL, 0, 0);
 }
 
 void
@@ -1208,11 +1544,21 @@ bloom_runtime_prebuild_consider(InjectContext *cx, Plan **link, bool may_rescan)
 	Prebuild	pb;
 
 	/* a row lock or a recheck reads other rows than the build saw */
-	if (cx->stmt->commandType != CMD_SELECT || cx->stmt->rowMarks != NIL)
+	if (cx->stmt->commandType != CMD_SELECT || cx->stmt->rowMarks != NIL ||
+		join_prebuilt(cx, (Plan *) join))
 		return;
+	if (cx->reconsider)
+	{
+		/* again: a nested loop whose selective side got filters built
+		 * first from joins above, that its build may probe */
+		if (IsA(join, NestLoop) && nestloop_prebuild((NestLoop *) join, &pb) &&
+			pb.inner_wrap != NULL)
+			add_prebuild(cx, &pb, may_rescan, true);
+		return;
+	}
 	if (IsA(join, NestLoop) ? nestloop_prebuild((NestLoop *) join, &pb) :
 		IsA(join, MergeJoin) && mergejoin_prebuild((MergeJoin *) join, &pb))
-		add_prebuild(cx, &pb, may_rescan);
+		add_prebuild(cx, &pb, may_rescan, false);
 	else if (IsA(join, NestLoop))
 		add_inner_first(cx, link, may_rescan);
 }

@@ -522,6 +522,8 @@ trace(TraceState *ts, Plan **link, Expr *expr, List *gathers)
 		case T_IndexScan:
 		case T_IndexOnlyScan:
 		case T_BitmapHeapScan:
+		case T_CteScan:
+		case T_FunctionScan:
 			reach_wrapped(ts, link, expr, gathers);
 			break;
 		case T_CustomScan:
@@ -617,7 +619,7 @@ trace(TraceState *ts, Plan **link, Expr *expr, List *gathers)
 			}
 			break;
 		default:
-			/* Limit, WindowAgg, SetOp, CTE scans, ...: the rows stop here */
+			/* Limit, WindowAgg, SetOp, ...: the rows stop here */
 			break;
 	}
 }

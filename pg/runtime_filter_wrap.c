@@ -1,8 +1,10 @@
 /*
  * runtime_filter_wrap.c - the runtime filters of the hash joins above a
  * scan that is not a heap Seq Scan (an Index Scan, an Index Only Scan, a
- * Bitmap Heap Scan, of a table, a partition or an inheritance child):
- * Custom Scan (BloomRuntimeFilter) over the scan (runtime_filter.h).
+ * Bitmap Heap Scan, of a table, a partition or an inheritance child; the
+ * scan of a CTE or a function): Custom Scan (BloomRuntimeFilter) over the
+ * scan (runtime_filter.h).  A CTE's or a function's scan's conditions with
+ * a subplan move up into the node, after the filters.
  *
  * The scan is the node's outer child (plan.lefttree), so that EXPLAIN,
  * parallel query (a parallel-aware scan's shared state), rescans and the
@@ -92,7 +94,46 @@ bloom_runtime_is_wrap(Plan *plan)
 bool
 bloom_runtime_wrappable(Plan *plan)
 {
-	return IsA(plan, IndexScan) || IsA(plan, IndexOnlyScan) || IsA(plan, BitmapHeapScan);
+	return IsA(plan, IndexScan) || IsA(plan, IndexOnlyScan) || IsA(plan, BitmapHeapScan) ||
+		IsA(plan, CteScan) || IsA(plan, FunctionScan);
+}
+
+/* The scan's output column of Var var (its position, from 1), appended to
+ * the scan's targetlist when the scan does not return it. */
+static AttrNumber
+output_column(Plan *scan, Var *var)
+{
+	ListCell   *lc;
+	AttrNumber	attno = 0;
+
+	foreach(lc, scan->targetlist)
+	{
+		TargetEntry *tle = lfirst(lc);
+
+		attno++;
+		if (IsA(tle->expr, Var) && equal(tle->expr, var))
+			return attno;
+	}
+	scan->targetlist = lappend(scan->targetlist,
+							   makeTargetEntry((Expr *) copyObjectImpl(var), ++attno, NULL, true));
+	return attno;
+}
+
+/* A scan's condition in the terms of its output (OUTER_VAR). */
+static Node *
+to_output_mutator(Node *node, Plan *scan)
+{
+	if (node == NULL)
+		return NULL;
+	if (IsA(node, Var) && ((Var *) node)->varlevelsup == 0)
+	{
+		Var		   *var = (Var *) copyObjectImpl(node);
+
+		var->varattno = output_column(scan, (Var *) node);
+		var->varno = OUTER_VAR;
+		return (Node *) var;
+	}
+	return expression_tree_mutator(node, to_output_mutator, scan);
 }
 
 /* Whether every Var of expr is one of the output's (OUTER_VAR). */
@@ -129,6 +170,18 @@ bloom_runtime_wrap_make(Plan *scan, List *keys, const RuntimeFilterSpec *spec, i
 	AttrNumber	attno = 0;
 
 	Assert(bloom_runtime_wrappable(scan));
+
+	/*
+	 * The conditions with a subplan of a CTE's or a function's scan (a
+	 * correlated subquery run for each row) come up here, after the
+	 * filters: a row a filter drops does not run them.  Rows that pass are
+	 * the same either way: the join above drops the others.
+	 */
+	if ((IsA(scan, CteScan) || IsA(scan, FunctionScan)) && contain_subplans((Node *) scan->qual))
+	{
+		plan->qual = (List *) to_output_mutator((Node *) scan->qual, scan);
+		scan->qual = NIL;
+	}
 	plan->startup_cost = scan->startup_cost;
 	plan->total_cost = scan->total_cost;
 	plan->plan_rows = scan->plan_rows;
@@ -253,18 +306,37 @@ exec_wrap(CustomScanState *node)
 		if (TupIsNull(slot))
 			return slot;
 		if (epq)
-			return slot;
+		{
+			/* every row the scan gives, but for the conditions moved here */
+			ResetExprContext(econtext);
+			econtext->ecxt_outertuple = slot;
+			if (node->ss.ps.qual == NULL || ExecQual(node->ss.ps.qual, econtext))
+				return slot;
+			continue;
+		}
 		if (!state->filters_read && state->rows % BLOOM_PROBE_BATCH == 0 &&
 			read_filters_skip(state))
 			return NULL;
 		state->rows++;
 		ResetExprContext(econtext);
 		econtext->ecxt_outertuple = slot;
-		if (passes(state, econtext))
+		if (!passes(state, econtext))
+			InstrCountFiltered2(node, 1);
+		else if (node->ss.ps.qual == NULL || ExecQual(node->ss.ps.qual, econtext))
 			return slot;
-		InstrCountFiltered2(node, 1);
+		else
+			InstrCountFiltered1(node, 1);
 		CHECK_FOR_INTERRUPTS();
 	}
+}
+
+double
+bloom_runtime_wrap_rows_read(PlanState *node)
+{
+	if (!IsA(node, CustomScanState) ||
+		((CustomScanState *) node)->methods != &wrap_exec_methods)
+		return 0;
+	return (double) ((WrapState *) node)->rows;
 }
 
 static void

@@ -263,38 +263,84 @@ RESET max_parallel_workers_per_gather;
 -- before the first one is read; the inner side still runs once.
 SET enable_mergejoin = off;
 SELECT * FROM pb_explain($$
-SELECT f.amount, count(*) FROM pb_fact f JOIN pb_dim d ON d.k + 0 = f.k WHERE d.sel
+SELECT f.amount, count(*) FROM pb_fact f JOIN pb_dim d ON d.k + 0 = f.k WHERE d.sel AND f.id <= 20000
 GROUP BY f.amount ORDER BY 2 DESC, 1 LIMIT 3$$, 'ANALYZE');
-SELECT 'inner first' AS q, * FROM pb_same('SELECT f.id, d.name FROM pb_fact f JOIN pb_dim d ON d.k + 0 = f.k WHERE d.sel')
+SELECT 'inner first' AS q, * FROM pb_same('SELECT f.id, d.name FROM pb_fact f JOIN pb_dim d ON d.k + 0 = f.k WHERE d.sel AND f.id <= 20000')
 UNION ALL
-SELECT 'inner first, semi', * FROM pb_same('SELECT f.id FROM pb_fact f WHERE EXISTS (SELECT FROM pb_dim d WHERE d.k + 0 = f.k AND d.sel)')
+SELECT 'inner first, semi', * FROM pb_same('SELECT f.id FROM pb_fact f WHERE f.id <= 20000 AND EXISTS (SELECT FROM pb_dim d WHERE d.k + 0 = f.k AND d.sel)')
 UNION ALL
-SELECT 'inner first, text', * FROM pb_same($$SELECT f.id FROM pb_fact f JOIN pb_dim d ON d.t || '' = f.t WHERE d.sel$$)
+SELECT 'inner first, text', * FROM pb_same($$SELECT f.id FROM pb_fact f JOIN pb_dim d ON d.t || '' = f.t WHERE d.sel AND f.id <= 20000$$)
 UNION ALL
-SELECT 'inner first, int8 = int4', * FROM pb_same('SELECT f.id FROM pb_fact f JOIN pb_dim d ON d.k8 + 0 = f.k WHERE d.sel')
+SELECT 'inner first, int8 = int4', * FROM pb_same('SELECT f.id FROM pb_fact f JOIN pb_dim d ON d.k8 + 0 = f.k WHERE d.sel AND f.id <= 20000')
 UNION ALL
-SELECT 'inner first, key on the left', * FROM pb_same('SELECT f.id FROM pb_fact f JOIN pb_dim d ON f.k = d.k + 0 WHERE d.sel')
+SELECT 'inner first, key on the left', * FROM pb_same('SELECT f.id FROM pb_fact f JOIN pb_dim d ON f.k = d.k + 0 WHERE d.sel AND f.id <= 20000')
 UNION ALL
-SELECT 'inner first, no inner row', * FROM pb_same('SELECT f.id FROM pb_fact f JOIN pb_dim d ON d.k + 0 = f.k WHERE (d.grp * 0) = 1')
+SELECT 'inner first, no inner row', * FROM pb_same('SELECT f.id FROM pb_fact f JOIN pb_dim d ON d.k + 0 = f.k WHERE (d.grp * 0) = 1 AND f.id <= 20000')
 UNION ALL
-SELECT 'inner first, no outer row', * FROM pb_same('SELECT f.id FROM pb_fact f JOIN pb_dim d ON d.k + 0 = f.k WHERE d.sel AND (f.amount * 0) = 1')
+SELECT 'inner first, no outer row', * FROM pb_same('SELECT f.id FROM pb_fact f JOIN pb_dim d ON d.k + 0 = f.k WHERE d.sel AND f.id <= 20000 AND (f.amount * 0) = 1')
 UNION ALL
-SELECT 'left join: none', * FROM pb_same('SELECT f.id, d.k FROM pb_fact f LEFT JOIN pb_dim d ON d.k + 0 = f.k AND d.sel');
+SELECT 'left join: none', * FROM pb_same('SELECT f.id, d.k FROM pb_fact f LEFT JOIN (SELECT k FROM pb_dim WHERE sel) d ON d.k + 0 = f.k WHERE f.id <= 20000');
 -- in a subquery run for each outer row: the loop may run again, no filter
-SELECT 'inner first, rescanned' AS q, * FROM pb_same('SELECT x, (SELECT count(*) FROM pb_fact f JOIN pb_dim d ON d.k + 0 = f.k WHERE d.sel AND d.grp = x) FROM generate_series(0, 2) x');
+SELECT 'inner first, rescanned' AS q, * FROM pb_same('SELECT x, (SELECT count(*) FROM pb_fact f JOIN pb_dim d ON d.k + 0 = f.k WHERE d.sel AND f.id <= 20000 AND d.grp = x) FROM generate_series(0, 2) x');
 -- parallel: the leader reads the inner side, the workers get the filter
 SET max_parallel_workers_per_gather = 2;
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SELECT * FROM pb_explain($$
-SELECT f.amount, count(*) FROM pb_fact f JOIN pb_dim d ON d.k + 0 = f.k WHERE d.sel GROUP BY f.amount$$) p
+SELECT f.amount, count(*) FROM pb_fact f JOIN pb_dim d ON d.k + 0 = f.k WHERE d.sel AND f.id <= 20000 GROUP BY f.amount$$) p
 WHERE p ~ '(Gather|Nested|Prebuild|Build|Runtime Filter)';
-SELECT 'inner first, parallel' AS q, * FROM pb_same('SELECT f.amount, count(*) FROM pb_fact f JOIN pb_dim d ON d.k + 0 = f.k WHERE d.sel GROUP BY f.amount');
+SELECT 'inner first, parallel' AS q, * FROM pb_same('SELECT f.amount, count(*) FROM pb_fact f JOIN pb_dim d ON d.k + 0 = f.k WHERE d.sel AND f.id <= 20000 GROUP BY f.amount');
 RESET max_parallel_workers_per_gather;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET enable_mergejoin;
+
+-- A chain of filters built first: customers are selected by their address
+-- (one in 25 is in 'KS'), and a CTE's rows by those customers, before a
+-- correlated subquery runs for each CTE row.  The address filter, deferred
+-- at the upper loop, is built with the customers' filter (whose build scan
+-- probes it), once the CTE's scan has read the rows that pay for both: the
+-- subquery's cost a row says after how many.  The subquery's condition
+-- comes up into the filter node over the CTE's scan.
+CREATE TABLE pb_addr AS
+SELECT g AS a, CASE WHEN g % 25 = 0 THEN 'KS' ELSE 'state ' || g % 24 END AS state
+FROM generate_series(1, 5000) g;
+ALTER TABLE pb_addr ADD PRIMARY KEY (a);
+CREATE TABLE pb_cust AS
+SELECT g AS c, (g * 37) % 5000 + 1 AS addr, 'name ' || g AS name FROM generate_series(1, 20000) g;
+ALTER TABLE pb_cust ADD PRIMARY KEY (c);
+ANALYZE pb_addr, pb_cust;
+SET bloomfilter.runtime_filter_min_rows = 10000;
+SET enable_mergejoin = off;
+SELECT * FROM pb_explain($$
+WITH t AS MATERIALIZED (SELECT id % 1000 + 1 AS c, id % 7 AS grp, sum(amount) AS total
+                        FROM pb_fact WHERE id <= 1000 GROUP BY 1, 2)
+SELECT count(*) FROM t JOIN pb_cust cu ON cu.c = t.c JOIN pb_addr a ON a.a = cu.addr
+WHERE a.state = 'KS' AND t.total > (SELECT avg(x.total) FROM t x WHERE x.grp = t.grp)$$, 'ANALYZE');
+SELECT 'chain' AS q, * FROM pb_same($$
+WITH t AS MATERIALIZED (SELECT id % 1000 + 1 AS c, id % 7 AS grp, sum(amount) AS total
+                        FROM pb_fact WHERE id <= 1000 GROUP BY 1, 2)
+SELECT cu.name, t.total FROM t JOIN pb_cust cu ON cu.c = t.c JOIN pb_addr a ON a.a = cu.addr
+WHERE a.state = 'KS' AND t.total > (SELECT avg(x.total) FROM t x WHERE x.grp = t.grp)$$)
+UNION ALL
+-- fewer CTE rows than the build waits for: nothing built
+SELECT 'chain, not built', * FROM pb_same($$
+WITH t AS MATERIALIZED (SELECT id % 1000 + 1 AS c, id % 7 AS grp, sum(amount) AS total
+                        FROM pb_fact WHERE id <= 100 GROUP BY 1, 2)
+SELECT cu.name, t.total FROM t JOIN pb_cust cu ON cu.c = t.c JOIN pb_addr a ON a.a = cu.addr
+WHERE a.state = 'KS' AND t.total > (SELECT avg(x.total) FROM t x WHERE x.grp = t.grp)$$)
+UNION ALL
+-- a customer key the CTE has, whose address is selected, NULL keys
+SELECT 'chain, NULL keys', * FROM pb_same($$
+WITH t AS MATERIALIZED (SELECT CASE WHEN id % 9 = 0 THEN NULL ELSE id % 1000 + 1 END AS c,
+                               id % 7 AS grp, sum(amount) AS total
+                        FROM pb_fact WHERE id <= 1000 GROUP BY 1, 2)
+SELECT cu.name, t.total FROM t JOIN pb_cust cu ON cu.c = t.c JOIN pb_addr a ON a.a = cu.addr
+WHERE a.state IN ('KS', 'state 3') AND t.total > (SELECT avg(x.total) FROM t x WHERE x.grp = t.grp)$$);
+RESET enable_mergejoin;
+SET bloomfilter.runtime_filter_min_rows = 0;
+DROP TABLE pb_addr, pb_cust;
 
 DROP TABLE pb_fact, pb_dim;

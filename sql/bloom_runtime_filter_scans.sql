@@ -224,3 +224,37 @@ SELECT count(*) FROM rs_fact f JOIN rs_dim d ON d.k = f.k WHERE (d.k2 * 0) = 0 A
 SELECT 'range only' AS q, * FROM rs_same(
     'SELECT f.id FROM rs_fact f JOIN rs_dim d ON d.k = f.k WHERE (d.k2 * 0) = 0 AND d.k < 3000 AND f.amount < 900');
 RESET bloomfilter.runtime_filter_max_size;
+RESET enable_seqscan;
+
+-- The scan of a CTE and of a function: the filter node over it.  A CTE's
+-- condition with a correlated subquery moves up into the filter node, after
+-- the filter: a row the filter drops does not run the subquery (its loops
+-- in EXPLAIN ANALYZE: the rows the filter passes).
+SELECT * FROM rs_explain($$
+WITH c AS MATERIALIZED (SELECT id, k, amount, k2 FROM rs_fact WHERE id <= 2000)
+SELECT count(*) FROM c JOIN rs_dim d ON d.k = c.k
+WHERE d.sel AND c.amount >= (SELECT avg(x.amount) FROM c x WHERE x.k2 = c.k2)$$,
+    'ANALYZE');
+SELECT 'CTE' AS q, * FROM rs_same(
+    'WITH c AS MATERIALIZED (SELECT id, k, amount FROM rs_fact)
+     SELECT c.id FROM c JOIN rs_dim d ON d.k = c.k WHERE d.sel')
+UNION ALL
+SELECT 'CTE, correlated subquery', * FROM rs_same(
+    'WITH c AS MATERIALIZED (SELECT id, k, amount, k2 FROM rs_fact WHERE id <= 2000)
+     SELECT c.id, c.amount FROM c JOIN rs_dim d ON d.k = c.k
+     WHERE d.sel AND c.amount >= (SELECT avg(x.amount) FROM c x WHERE x.k2 = c.k2)')
+UNION ALL
+SELECT 'CTE, subquery of a column not returned', * FROM rs_same(
+    'WITH c AS MATERIALIZED (SELECT id, k, amount, k2 FROM rs_fact WHERE id <= 2000)
+     SELECT c.id FROM c JOIN rs_dim d ON d.k = c.k
+     WHERE d.sel AND c.amount >= (SELECT min(x.amount) FROM c x WHERE x.k2 = c.k2 AND x.id > c.id - 100)')
+UNION ALL
+SELECT 'CTE, semi join', * FROM rs_same(
+    'WITH c AS MATERIALIZED (SELECT id, k FROM rs_fact)
+     SELECT c.id FROM c WHERE c.k IN (SELECT k FROM rs_dim WHERE sel)')
+UNION ALL
+SELECT 'function', * FROM rs_same(
+    'SELECT g FROM generate_series(1, 20000) g JOIN rs_dim d ON d.k = g WHERE d.sel')
+UNION ALL
+SELECT 'function, left join: none', * FROM rs_same(
+    'SELECT g, d.k FROM generate_series(1, 20000) g LEFT JOIN rs_dim d ON d.k = g AND d.sel');

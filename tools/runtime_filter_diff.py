@@ -127,6 +127,9 @@ FACT_SHAPES = {
                'EXCEPT SELECT 0, {key}, 0, 0 FROM {t2} WHERE v < 100)'),
     'limit_above_filter': '(SELECT * FROM ({base}) x WHERE key IS NOT NULL ORDER BY id LIMIT {n} OFFSET {m100})',
     'order_only': '({base} ORDER BY key, id)',
+    'cte': '(WITH c AS MATERIALIZED ({base}) SELECT * FROM c WHERE c.v < {w})',
+    'cte_subquery': ('(WITH c AS MATERIALIZED ({base} WHERE id % {s} = 0) '
+                     'SELECT * FROM c WHERE c.v >= (SELECT avg(y.v) FROM c y WHERE y.g = c.g))'),
 }
 
 # The joins: p a fact (key pk), d a dimension (key dk, selection sd; sd0 in
@@ -478,12 +481,14 @@ class Generator:
                           'limit_offset', 'nested_limit', 'limit_where', 'ties', 'distinct_on_key',
                           'distinct_on_other', 'window_rank', 'window_count', 'group_key',
                           'group_having', 'group_other', 'distinct', 'union_all', 'union',
-                          'limit_above_filter', 'order_only', 'except'])
+                          'limit_above_filter', 'order_only', 'except', 'cte', 'cte_subquery'])
         if shape == 'table':
             return t, key
         fill = {'base': base, 'key': key, 'n': n, 'm': m, 'm100': m % 100}
-        if shape == 'where':
+        if shape in ('where', 'cte'):
             fill['w'] = r.choice([10, 500, 990])
+        elif shape == 'cte_subquery':
+            fill['s'] = r.choice([10, 40])
         elif shape == 'window_rank':
             fill['part'] = r.choice(['key', 'g'])
             fill['rn'] = r.choice([1, 2, 5])
@@ -793,6 +798,17 @@ def explain(cur, sql, options=''):
         return '', (e.pgcode, str(e).strip().splitlines()[0])
 
 
+def filter_over_cte(plan):
+    """Whether a filter node of the plan is over a CTE's scan."""
+    lines = plan.splitlines()
+    for i, line in enumerate(lines):
+        if 'BloomRuntimeFilter' in line:
+            below = next((x for x in lines[i + 1:] if '->' in x), '')
+            if 'CTE Scan' in below:
+                return True
+    return False
+
+
 def main():
     local = setup()
     cur = local.cursor()
@@ -814,7 +830,7 @@ def main():
         wrapped = 0
         exact_sets = lookups = 0
         skipping = 0
-        deferred = deferred_built = inner_first = 0
+        deferred = deferred_built = inner_first = cte_filtered = 0
         for i in range(QUERIES):
             sql = gen.query()
             for name, value in gen.settings().items():
@@ -852,6 +868,7 @@ def main():
                             not line.strip().startswith('Scans Skipped: 0') for line in text.splitlines())
             counts['prebuilt'] += 'BloomFilterPrebuild' in text
             inner_first += 'Build: inner side first' in text
+            cte_filtered += filter_over_cte(text)
             remote_lines = [line for line in text.splitlines() if 'Runtime Filter' in line and '(remote)' in line]
             counts['remote_text'] += any('.kt ' in line or '.ku ' in line for line in remote_lines)
             counts['remote_keys'] += len(remote_lines) > 1
@@ -880,6 +897,7 @@ def main():
               f"({counts['remote_text']} of a text key, {counts['remote_keys']} with several), "
               f"{counts['transferred']} with filters transferred, {counts['prebuilt']} built first "
               f"({deferred} deferred, {deferred_built} of them built, {inner_first} from an inner side read first), "
+              f"{cte_filtered} with a filter at a CTE's scan, "
               f"{counts['differences']} differences, {counts['errors']} errors, {counts['timeouts']} timeouts"
               + (f", {wrapped} with the filter node over an index or bitmap scan" if mode == 'scans' else '')
               + (f", {exact_sets} with an exact set, {lookups} with index lookups" if mode == 'keyset' else '')
