@@ -605,6 +605,55 @@ max_node_id(Plan *plan)
 	return result;
 }
 
+/*
+ * The parameters set by the initPlans under plan that read no parameter of
+ * an outer query level: evaluated once an execution, never again on a
+ * rescan (ExecReScan re-evaluates an initPlan when its extParam changed).
+ */
+static Bitmapset *
+fixed_params(PlannedStmt *stmt, Plan *plan)
+{
+	Bitmapset  *result = NULL;
+	List	   *children = NIL;
+	ListCell   *lc;
+
+	check_stack_depth();
+	if (plan == NULL)
+		return NULL;
+	foreach(lc, plan->initPlan)
+	{
+		SubPlan    *sp = lfirst(lc);
+		Plan	   *sub = list_nth(stmt->subplans, sp->plan_id - 1);
+
+		ListCell   *id;
+
+		if (sp->parParam == NIL && sp->args == NIL && bms_is_empty(sub->extParam))
+			foreach(id, sp->setParam)
+				result = bms_add_member(result, lfirst_int(id));
+	}
+	switch (nodeTag(plan))
+	{
+		case T_SubqueryScan:
+			children = list_make1(((SubqueryScan *) plan)->subplan);
+			break;
+		case T_Append:
+			children = ((Append *) plan)->appendplans;
+			break;
+		case T_MergeAppend:
+			children = ((MergeAppend *) plan)->mergeplans;
+			break;
+		case T_CustomScan:
+			children = ((CustomScan *) plan)->custom_plans;
+			break;
+		default:
+			break;
+	}
+	foreach(lc, children)
+		result = bms_join(result, fixed_params(stmt, lfirst(lc)));
+	result = bms_join(result, fixed_params(stmt, plan->lefttree));
+	return bms_join(result, fixed_params(stmt, plan->righttree));
+}
+
 /* Add the filters to a finished plan. */
 static void
 inject(InjectContext *cx, PlannedStmt *stmt)
@@ -618,6 +667,9 @@ inject(InjectContext *cx, PlannedStmt *stmt)
 		cx->next_plan_node_id = Max(cx->next_plan_node_id, max_node_id(lfirst(lc)) + 1);
 	cx->passes = NIL;
 	cx->prebuilt = NIL;
+	cx->fixed_params = fixed_params(stmt, stmt->planTree);
+	foreach(lc, stmt->subplans)
+		cx->fixed_params = bms_join(cx->fixed_params, fixed_params(stmt, lfirst(lc)));
 	cx->reconsider = false;
 	walk_plan(cx, &stmt->planTree, cx->rewind);
 	foreach(lc, stmt->subplans)

@@ -49,6 +49,8 @@ typedef struct InjectContext
 	Oid			contains_func;
 	List	   *passes;			/* FilterPass *: the local filters made */
 	List	   *prebuilt;		/* PrebuiltFilter *: the filters built first */
+	Bitmapset  *fixed_params;	/* PARAM_EXEC set once an execution: those of
+								 * initPlans that read no outer parameter */
 	bool		reconsider;		/* the pass over joins that got none */
 } InjectContext;
 

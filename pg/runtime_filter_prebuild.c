@@ -46,7 +46,8 @@
  * where the rows stream from the probed scans to the node (no Sort, Hash,
  * Material or aggregate between: their scans are over before the first
  * row comes up) and no Gather is on the way (its workers get a filter only
- * when they start), and not for a build with parameters.  A CTE's scan
+ * when they start), and not for a build with parameters that may change
+ * (an uncorrelated initPlan's are set once).  A CTE's scan
  * whose conditions run a subquery for each row (those conditions move up
  * into its filter node) builds sooner: once the rows read have cost what
  * the build does.  The rows its conditions drop count too: the filter node
@@ -1102,21 +1103,32 @@ streams_below(Plan *root, Plan **link)
 	return streams_below(root->lefttree, link) || streams_below(root->righttree, link);
 }
 
+/* Whether the build's conditions read a parameter that may change during
+ * an execution (not one of an initPlan set once: d_week_seq = (SELECT ...)). */
+static bool
+changing_params(InjectContext *cx, Prebuild *pb)
+{
+	Bitmapset  *params = params_of((Node *) pb->conditions);
+	bool		changing = !bms_is_subset(params, cx->fixed_params);
+
+	bms_free(params);
+	return changing;
+}
+
 /*
  * After how many rows of the probed side a build the estimates turned down
  * is to run (above), or 0: none.
  */
 static double
-deferred_build_after(Prebuild *pb, List *targets, double build_cost, double tuples,
-					 double moved)
+deferred_build_after(InjectContext *cx, Prebuild *pb, List *targets, double build_cost,
+					 double tuples, double moved)
 {
 	double		per_row,
 				after;
 	bool		streams = false;
 	ListCell   *lc;
 
-	if (pb->probe_rows >= bloomfilter_runtime_filter_min_rows ||
-		params_of((Node *) pb->conditions) != NULL)
+	if (pb->probe_rows >= bloomfilter_runtime_filter_min_rows || changing_params(cx, pb))
 		return 0;
 	foreach(lc, targets)
 	{
@@ -1185,7 +1197,7 @@ record_prebuilt(InjectContext *cx, Prebuild *pb, int paramid, CustomScan *node, 
 	pf->pass = Min(Max(pb->pass, 0.0), 1.0);
 	pf->node = node;
 	pf->deferred = deferred;
-	pf->has_params = params_of((Node *) pb->conditions) != NULL;
+	pf->has_params = changing_params(cx, pb);
 	pf->join = pb->join;
 	cx->prebuilt = lappend(cx->prebuilt, pf);
 }
@@ -1288,7 +1300,7 @@ add_prebuild(InjectContext *cx, Prebuild *pb, bool may_rescan, bool need_chain)
 	if (pb->probe_rows < bloomfilter_runtime_filter_min_rows ||
 		build_cost + scans_rows * cpu_operator_cost >= saved)
 	{
-		build_after = deferred_build_after(pb, targets, build_cost, tuples, moved);
+		build_after = deferred_build_after(cx, pb, targets, build_cost, tuples, moved);
 		if (build_after <= 0)
 			return;
 	}

@@ -154,8 +154,9 @@ JOINS = {
     'dim_left': 'SELECT d.did, p.id FROM (SELECT * FROM {d} d0 WHERE {sd0}) d LEFT JOIN {src} p ON {pk} = {dk}',
     'limit_above': ('SELECT * FROM (SELECT p.id, {pk}, d.did FROM {src} p JOIN {d} d ON {pk} = {dk} '
                     'WHERE {sd} ORDER BY p.id, d.did LIMIT {n}) q'),
+    # (ordered by every column: a fact of a set operation has ids 0 and 1)
     'semi_in_sub': ('SELECT count(*), sum(v) FROM (SELECT p.* FROM {src} p WHERE {pk} IN '
-                    '(SELECT {dk} FROM {d} d WHERE {sd}) ORDER BY p.id LIMIT 200) q'),
+                    '(SELECT {dk} FROM {d} d WHERE {sd}) ORDER BY p.id, {pk}, p.v, p.g LIMIT 200) q'),
     'join_in_sub': ('SELECT q.id, e.did FROM (SELECT p.id, p.v FROM {src} p JOIN {d} d ON {pk} = {dk} '
                     'WHERE {sd}) q JOIN dv e ON q.v = e.k4 WHERE e.s2'),
 }
