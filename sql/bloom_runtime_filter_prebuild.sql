@@ -60,12 +60,12 @@ BEGIN
                         answers[1] IS NOT DISTINCT FROM answers[2];
 END $$;
 
--- EXPLAIN without the figures that differ between majors and runs (cache
--- and sort memory, heap fetches).
+-- EXPLAIN without the figures that differ between majors and runs (cache,
+-- aggregate, sort and tuple store memory, heap fetches).
 CREATE FUNCTION pb_explain(q text, options text DEFAULT '')
 RETURNS SETOF text LANGUAGE sql AS $$
 SELECT * FROM pg_temp.explain(q, options) p
-WHERE p !~ '^\s*(Hits|Worker \d+: +Hits|Sort Method|Heap Fetches):'
+WHERE p !~ '^\s*(Hits|Worker \d+: +Hits|Sort Method|Heap Fetches|Batches|Storage):'
 $$;
 
 -- The star join by a nested loop over the dimension's primary key: the

@@ -42,12 +42,12 @@ CREATE FUNCTION rs_same_any(q text)
 RETURNS TABLE (filtered bool, row_count int, same bool)
 LANGUAGE sql AS $$ SELECT * FROM pg_temp.rf_same_on_off(q, 'Runtime Filter') $$;
 
--- EXPLAIN without the Hash node's memory (it differs between majors) and
--- an index-only scan's heap fetches (pages another session's snapshot kept
--- from being all-visible).
+-- EXPLAIN without the Hash node's and a tuple store's memory (they differ
+-- between majors; 18 on shows the latter) and an index-only scan's heap
+-- fetches (pages another session's snapshot kept from being all-visible).
 CREATE FUNCTION rs_explain(q text, options text DEFAULT '')
 RETURNS SETOF text LANGUAGE sql AS $$
-SELECT * FROM pg_temp.explain(q, options) p WHERE p !~ '^\s*(Buckets|Heap Fetches): '
+SELECT * FROM pg_temp.explain(q, options) p WHERE p !~ '^\s*(Buckets|Heap Fetches|Storage): '
 $$;
 
 -- Index Scan: by the other column's index, and by the key's own index.
