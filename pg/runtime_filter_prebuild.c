@@ -924,9 +924,9 @@ static Plan **
 find_link(Plan **link, Plan *plan)
 {
 	Plan	   *node = *link;
-	Plan	  **found = NULL;
+	Plan	  **found;
+	List	   *children = NIL;
 	ListCell   *lc;
-	List	   *lists[2] = {NIL, NIL};
 
 	if (node == NULL)
 		return NULL;
@@ -941,18 +941,18 @@ find_link(Plan **link, Plan *plan)
 		case T_SubqueryScan:
 			return find_link(&((SubqueryScan *) node)->subplan, plan);
 		case T_Append:
-			lists[0] = ((Append *) node)->appendplans;
+			children = ((Append *) node)->appendplans;
 			break;
 		case T_MergeAppend:
-			lists[0] = ((MergeAppend *) node)->mergeplans;
+			children = ((MergeAppend *) node)->mergeplans;
 			break;
 		case T_CustomScan:
-			lists[0] = ((CustomScan *) node)->custom_plans;
+			children = ((CustomScan *) node)->custom_plans;
 			break;
 		default:
 			break;
 	}
-	foreach(lc, lists[0])
+	foreach(lc, children)
 	{
 		if ((found = find_link((Plan **) &lfirst(lc), plan)) != NULL)
 			return found;
