@@ -605,6 +605,22 @@ max_node_id(Plan *plan)
 	return result;
 }
 
+List *
+bloom_runtime_child_plans(Plan *plan)
+{
+	switch (nodeTag(plan))
+	{
+		case T_Append:
+			return ((Append *) plan)->appendplans;
+		case T_MergeAppend:
+			return ((MergeAppend *) plan)->mergeplans;
+		case T_CustomScan:
+			return ((CustomScan *) plan)->custom_plans;
+		default:
+			return NIL;
+	}
+}
+
 /*
  * The parameters set by the initPlans under plan that read no parameter of
  * an outer query level: evaluated once an execution, never again on a
@@ -624,30 +640,15 @@ fixed_params(PlannedStmt *stmt, Plan *plan)
 	{
 		SubPlan    *sp = lfirst(lc);
 		Plan	   *sub = list_nth(stmt->subplans, sp->plan_id - 1);
-
 		ListCell   *id;
 
 		if (sp->parParam == NIL && sp->args == NIL && bms_is_empty(sub->extParam))
 			foreach(id, sp->setParam)
 				result = bms_add_member(result, lfirst_int(id));
 	}
-	switch (nodeTag(plan))
-	{
-		case T_SubqueryScan:
-			children = list_make1(((SubqueryScan *) plan)->subplan);
-			break;
-		case T_Append:
-			children = ((Append *) plan)->appendplans;
-			break;
-		case T_MergeAppend:
-			children = ((MergeAppend *) plan)->mergeplans;
-			break;
-		case T_CustomScan:
-			children = ((CustomScan *) plan)->custom_plans;
-			break;
-		default:
-			break;
-	}
+	if (IsA(plan, SubqueryScan))
+		result = bms_join(result, fixed_params(stmt, ((SubqueryScan *) plan)->subplan));
+	children = bloom_runtime_child_plans(plan);
 	foreach(lc, children)
 		result = bms_join(result, fixed_params(stmt, lfirst(lc)));
 	result = bms_join(result, fixed_params(stmt, plan->lefttree));

@@ -108,6 +108,10 @@ extern List *bloom_runtime_trace_key(InjectContext *cx, Plan **link, Expr *expr,
 
 /* ---- runtime_filter_plan.c ---- */
 
+/* The plans of plan's list of children (an Append's, a MergeAppend's, a
+ * custom scan's), the list itself; NIL for another node. */
+extern List *bloom_runtime_child_plans(Plan *plan);
+
 /* A new PARAM_EXEC slot of the statement, of type type. */
 extern int	bloom_runtime_new_param(InjectContext *cx, Oid type);
 

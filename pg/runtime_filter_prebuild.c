@@ -418,23 +418,44 @@ strip_relabel(Expr *expr)
 	return expr;
 }
 
+/* Vars of one varno replaced by the expressions of a targetlist's entries. */
+typedef struct ReplaceVars
+{
+	int			varno;
+	List	   *tlist;
+} ReplaceVars;
+
+static Node *
+replace_vars_mutator(Node *node, ReplaceVars *rv)
+{
+	if (node == NULL)
+		return NULL;
+	if (IsA(node, Var) && ((Var *) node)->varno == rv->varno)
+	{
+		Var		   *var = (Var *) node;
+
+		if (var->varattno <= 0 || var->varattno > list_length(rv->tlist))
+			elog(ERROR, "plan column %d out of range", var->varattno);
+		return (Node *) copyObjectImpl(list_nth_node(TargetEntry, rv->tlist, var->varattno - 1)->expr);
+	}
+	return expression_tree_mutator(node, replace_vars_mutator, rv);
+}
+
+static Node *
+replace_vars(Node *node, int varno, List *tlist)
+{
+	ReplaceVars rv = {varno, tlist};
+
+	return replace_vars_mutator(node, &rv);
+}
+
 /* An index-only scan's quals (recheckqual too, after setrefs) read the
  * index's columns: its tlist says which of the table's columns (or
  * expressions of them) they are. */
 static Node *
-index_to_table_mutator(Node *node, List *indextlist)
+index_to_table(Node *node, List *indextlist)
 {
-	if (node == NULL)
-		return NULL;
-	if (IsA(node, Var) && ((Var *) node)->varno == INDEX_VAR)
-	{
-		Var		   *var = (Var *) node;
-
-		if (var->varattno <= 0 || var->varattno > list_length(indextlist))
-			elog(ERROR, "index-only scan column %d out of range", var->varattno);
-		return (Node *) copyObjectImpl(list_nth_node(TargetEntry, indextlist, var->varattno - 1)->expr);
-	}
-	return expression_tree_mutator(node, index_to_table_mutator, indextlist);
+	return replace_vars(node, INDEX_VAR, indextlist);
 }
 
 /* The conditions of a scan, of its table's columns; false for another kind. */
@@ -454,7 +475,7 @@ scan_conditions(Plan *scan, List **conditions)
 			{
 				IndexOnlyScan *ios = (IndexOnlyScan *) scan;
 
-				*conditions = (List *) index_to_table_mutator((Node *) list_concat(list_copy(ios->recheckqual),
+				*conditions = (List *) index_to_table((Node *) list_concat(list_copy(ios->recheckqual),
 																				   scan->qual),
 															  ios->indextlist);
 			}
@@ -630,7 +651,7 @@ merge_side_scan(Plan *side, Expr **key)
 		return NULL;
 	*key = list_nth_node(TargetEntry, scan->targetlist, ((Var *) bare)->varattno - 1)->expr;
 	if (IsA(scan, IndexOnlyScan))
-		*key = (Expr *) index_to_table_mutator((Node *) *key, ((IndexOnlyScan *) scan)->indextlist);
+		*key = (Expr *) index_to_table((Node *) *key, ((IndexOnlyScan *) scan)->indextlist);
 	return scan;
 }
 
@@ -852,24 +873,13 @@ join_prebuilt(InjectContext *cx, Plan *join)
 /* A key of a filter node over scan (its output, OUTER_VAR) in the terms
  * of the table's columns. */
 static Node *
-scan_output_mutator(Node *node, Plan *scan)
+scan_output_to_table(Node *key, Plan *scan)
 {
-	if (node == NULL)
-		return NULL;
-	if (IsA(node, Var) && ((Var *) node)->varno == OUTER_VAR)
-	{
-		Var		   *var = (Var *) node;
-		Node	   *expr;
+	Node	   *expr = replace_vars(key, OUTER_VAR, scan->targetlist);
 
-		if (var->varattno <= 0 || var->varattno > list_length(scan->targetlist))
-			elog(ERROR, "scan column %d out of range", var->varattno);
-		expr = (Node *) copyObjectImpl(list_nth_node(TargetEntry, scan->targetlist,
-													 var->varattno - 1)->expr);
-		if (IsA(scan, IndexOnlyScan))
-			expr = index_to_table_mutator(expr, ((IndexOnlyScan *) scan)->indextlist);
-		return expr;
-	}
-	return expression_tree_mutator(node, scan_output_mutator, scan);
+	if (IsA(scan, IndexOnlyScan))
+		expr = index_to_table(expr, ((IndexOnlyScan *) scan)->indextlist);
+	return expr;
 }
 
 /*
@@ -899,7 +909,7 @@ chained_filters(InjectContext *cx, Prebuild *pb)
 		ok = pf != NULL && !pf->has_params;
 		for (int k = first; k < first + spec.nkeys; k++)
 		{
-			Node	   *key = scan_output_mutator(list_nth(wrap->custom_exprs, k), scan);
+			Node	   *key = scan_output_to_table(list_nth(wrap->custom_exprs, k), scan);
 
 			ok &= safe_on_every_row(key, pb->rti, NULL) && params_of(key) == NULL;
 			keys = lappend(keys, key);
@@ -936,22 +946,9 @@ find_link(Plan **link, Plan *plan)
 	if ((found = find_link(&node->lefttree, plan)) != NULL ||
 		(found = find_link(&node->righttree, plan)) != NULL)
 		return found;
-	switch (nodeTag(node))
-	{
-		case T_SubqueryScan:
-			return find_link(&((SubqueryScan *) node)->subplan, plan);
-		case T_Append:
-			children = ((Append *) node)->appendplans;
-			break;
-		case T_MergeAppend:
-			children = ((MergeAppend *) node)->mergeplans;
-			break;
-		case T_CustomScan:
-			children = ((CustomScan *) node)->custom_plans;
-			break;
-		default:
-			break;
-	}
+	if (IsA(node, SubqueryScan))
+		return find_link(&((SubqueryScan *) node)->subplan, plan);
+	children = bloom_runtime_child_plans(node);
 	foreach(lc, children)
 	{
 		if ((found = find_link((Plan **) &lfirst(lc), plan)) != NULL)
@@ -1162,6 +1159,47 @@ deferred_build_after(InjectContext *cx, Prebuild *pb, List *targets, double buil
 	return after;
 }
 
+/*
+ * A new filter of one key (*spec) probed at targets, its probe side hashed
+ * by probe_func (but where a target's key came through another join's
+ * equality: its type's), its build side by build_func; *spec is then the
+ * build's.  An integer key has its range and exact set too, as a hash
+ * join's.
+ */
+static void
+place_filter(InjectContext *cx, RuntimeFilterSpec *spec, List *targets, Oid collation,
+			 double est_keys, Oid probe_func, Oid build_func)
+{
+	bool		has_range = bloom_runtime_integer_key(probe_func, build_func);
+	ListCell   *lc;
+
+	memset(spec, 0, sizeof(RuntimeFilterSpec));
+	spec->filter_id = cx->next_filter_id++;
+	spec->paramid = bloom_runtime_new_param(cx, BYTEAOID);
+	spec->kind = RUNTIME_FILTER_JOIN_HASH;
+	spec->nkeys = 1;
+	spec->collations = list_make1_oid(collation);
+	spec->est_keys = est_keys;
+	spec->range_paramid = has_range ? bloom_runtime_new_param(cx, BYTEAOID) : -1;
+	spec->keyset_paramid = has_range ? bloom_runtime_new_param(cx, BYTEAOID) : -1;
+	foreach(lc, targets)
+	{
+		Target	   *t = lfirst(lc);
+		Oid			func = OidIsValid(t->hashfunc) ? t->hashfunc : probe_func;
+
+		spec->hashfuncs = list_make1_oid(func);
+		spec->integer_keys = list_make1_int(bloom_runtime_integer_key(func, build_func));
+		bloom_runtime_place_probe(cx, t->link, list_make1(t->expr), spec, has_range, t->gathers);
+	}
+	spec->hashfuncs = list_make1_oid(build_func);
+	spec->integer_keys = list_make1_int(has_range);
+	spec->has_range = has_range;
+	spec->has_keyset = has_range;
+	spec->has_bounds = false;
+	spec->lookup_index = InvalidOid;
+	spec->lookup_max_keys = 0;
+}
+
 /* The cost a row of the conditions with a subplan that move from scan to
  * its filter node (runtime_filter_wrap.c), or 0. */
 static double
@@ -1228,7 +1266,6 @@ add_prebuild(InjectContext *cx, Prebuild *pb, bool may_rescan, bool need_chain)
 	List	   *builds;
 	double		chain_cost = 0,
 				moved;
-	bool		has_range;
 	ListCell   *lc;
 
 	/* the filters over the selective side's scan, built before this one */
@@ -1305,34 +1342,8 @@ add_prebuild(InjectContext *cx, Prebuild *pb, bool may_rescan, bool need_chain)
 			return;
 	}
 
-	memset(&spec, 0, sizeof spec);
-	spec.filter_id = cx->next_filter_id++;
-	spec.paramid = bloom_runtime_new_param(cx, BYTEAOID);
-	spec.kind = RUNTIME_FILTER_JOIN_HASH;
-	spec.nkeys = 1;
-	spec.collations = list_make1_oid(pb->collation);
-	spec.integer_keys = list_make1_int(bloom_runtime_integer_key(left, right));
-	spec.est_keys = est_keys;
-	/* an integer key: its range and exact set too, as a hash join's */
-	has_range = linitial_int(spec.integer_keys) != 0;
-	spec.range_paramid = has_range ? bloom_runtime_new_param(cx, BYTEAOID) : -1;
-	spec.keyset_paramid = has_range ? bloom_runtime_new_param(cx, BYTEAOID) : -1;
-	foreach(lc, targets)
-	{
-		Target	   *t = lfirst(lc);
-		/* a key reached through another join's equality: its type's */
-		Oid			func = OidIsValid(t->hashfunc) ? t->hashfunc : (pb->build_on_left ? right : left);
-
-		spec.hashfuncs = list_make1_oid(func);
-		spec.integer_keys = list_make1_int(bloom_runtime_integer_key(func, pb->build_on_left ? left : right));
-		bloom_runtime_place_probe(cx, t->link, list_make1(t->expr), &spec, has_range, t->gathers);
-	}
-	spec.integer_keys = list_make1_int(bloom_runtime_integer_key(left, right));
-	spec.has_range = has_range;
-	spec.has_keyset = has_range;
-	spec.has_bounds = false;
-	spec.lookup_index = InvalidOid;
-	spec.lookup_max_keys = 0;
+	place_filter(cx, &spec, targets, pb->collation, est_keys,
+				 pb->build_on_left ? right : left, pb->build_on_left ? left : right);
 
 	/* the build: the keys of the selective side's own rows, those that pass
 	 * the filters before it too */
@@ -1351,7 +1362,6 @@ add_prebuild(InjectContext *cx, Prebuild *pb, bool may_rescan, bool need_chain)
 	build_key = (Expr *) makeVar(OUTER_VAR, 1, exprType((Node *) pb->build_key),
 								 exprTypmod((Node *) pb->build_key),
 								 exprCollation((Node *) pb->build_key), 0);
-	spec.hashfuncs = list_make1_oid(pb->build_on_left ? left : right);
 	build = bloom_runtime_build_make(scan, list_make1(build_key), &spec, false);
 	build->scan.plan.plan_node_id = cx->next_plan_node_id++;
 	builds = lappend(take_deferred_builds(cx, chain), build);
@@ -1394,24 +1404,6 @@ side_of(Node *expr)
 	return side;
 }
 
-/* An inner side's key (INNER_VAR) as an expression of the Material's
- * child's output, which the Material returns as is. */
-static Node *
-through_material_mutator(Node *node, List *tlist)
-{
-	if (node == NULL)
-		return NULL;
-	if (IsA(node, Var) && ((Var *) node)->varno == INNER_VAR)
-	{
-		Var		   *var = (Var *) node;
-
-		if (var->varattno <= 0 || var->varattno > list_length(tlist))
-			elog(ERROR, "inner column %d out of range", var->varattno);
-		return (Node *) copyObjectImpl(list_nth_node(TargetEntry, tlist, var->varattno - 1)->expr);
-	}
-	return expression_tree_mutator(node, through_material_mutator, tlist);
-}
-
 /*
  * A nested loop without parameters over a Material (a join condition that
  * is no index's): its inner side is read once and kept, and every outer row
@@ -1434,8 +1426,7 @@ add_inner_first(InjectContext *cx, Plan **link, bool may_rescan)
 	Oid			op = InvalidOid,
 				left,
 				right;
-	bool		build_on_left = false,
-				has_range;
+	bool		build_on_left = false;
 	double		pass,
 				est_keys,
 				per_row,
@@ -1479,9 +1470,10 @@ add_inner_first(InjectContext *cx, Plan **link, bool may_rescan)
 	if (clause == NULL || !get_op_hash_functions(op, &left, &right))
 		return;
 	probe_key = build_on_left ? lsecond(clause->args) : linitial(clause->args);
-	build_key = (Expr *) through_material_mutator(build_on_left ? linitial(clause->args) :
-												  lsecond(clause->args),
-												  material->targetlist);
+	/* the inner side's key, of the Material's child's output (it returns
+	 * its rows as they are) */
+	build_key = (Expr *) replace_vars(build_on_left ? linitial(clause->args) : lsecond(clause->args),
+									  INNER_VAR, material->targetlist);
 
 	pass = nl->join.plan.plan_rows / Max(outer->plan_rows, 1.0);
 	est_keys = clamp_row_est(material->plan_rows);
@@ -1515,32 +1507,7 @@ add_inner_first(InjectContext *cx, Plan **link, bool may_rescan)
 		(1.0 - pass) * (above + outer->plan_rows * per_row))
 		return;
 
-	memset(&spec, 0, sizeof spec);
-	spec.filter_id = cx->next_filter_id++;
-	spec.paramid = bloom_runtime_new_param(cx, BYTEAOID);
-	spec.kind = RUNTIME_FILTER_JOIN_HASH;
-	spec.nkeys = 1;
-	spec.collations = list_make1_oid(clause->inputcollid);
-	spec.est_keys = est_keys;
-	has_range = bloom_runtime_integer_key(left, right);
-	spec.range_paramid = has_range ? bloom_runtime_new_param(cx, BYTEAOID) : -1;
-	spec.keyset_paramid = has_range ? bloom_runtime_new_param(cx, BYTEAOID) : -1;
-	foreach(lc, targets)
-	{
-		Target	   *t = lfirst(lc);
-		Oid			func = OidIsValid(t->hashfunc) ? t->hashfunc : left;
-
-		spec.hashfuncs = list_make1_oid(func);
-		spec.integer_keys = list_make1_int(bloom_runtime_integer_key(func, right));
-		bloom_runtime_place_probe(cx, t->link, list_make1(t->expr), &spec, has_range, t->gathers);
-	}
-	spec.integer_keys = list_make1_int(has_range);
-	spec.has_range = has_range;
-	spec.has_keyset = has_range;
-	spec.has_bounds = false;
-	spec.lookup_index = InvalidOid;
-	spec.lookup_max_keys = 0;
-	spec.hashfuncs = list_make1_oid(right);
+	place_filter(cx, &spec, targets, clause->inputcollid, est_keys, left, right);
 
 	/* the build: on the way into the Material */
 	build = bloom_runtime_build_make(outerPlan(material), list_make1(build_key), &spec, false);

@@ -489,7 +489,7 @@ class Generator:
         if shape in ('where', 'cte'):
             fill['w'] = r.choice([10, 500, 990])
         elif shape == 'cte_subquery':
-            fill['s'] = r.choice([10, 40])
+            fill['s'] = r.choice([20, 40])
         elif shape == 'window_rank':
             fill['part'] = r.choice(['key', 'g'])
             fill['rn'] = r.choice([1, 2, 5])

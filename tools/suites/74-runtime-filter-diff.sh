@@ -10,8 +10,8 @@
 # first, small sets of keys looked up through the facts' indexes, and
 # partitions and inheritance children with random bounds, which a probe
 # skips whole.  Bounded and seeded: two seeds of its own on each major
-# (MAJOR1 and MAJOR2: 151 and 152 on 15), 30 joins each in each mode, so
-# that the five majors run 300 different joins a mode, not the same 120
+# (MAJOR1 and MAJOR2: 151 and 152 on 15), 25 joins each in each mode, so
+# that the five majors run 250 different joins a mode, not the same 100
 # five times.
 # A long run:
 #   BLOOM_DIFF_SEEDS="1 2 3 4 5" BLOOM_DIFF_QUERIES=1000 SUITES=runtime-filter-diff make test
@@ -27,7 +27,7 @@ pgc_setup diff
 pgc_start remote || { fail "start of the remote server"; tl_end; }
 pgc_start local || { fail "start of the local server"; tl_end; }
 seeds=${BLOOM_DIFF_SEEDS:-${PG}1 ${PG}2}
-queries=${BLOOM_DIFF_QUERIES:-30}
+queries=${BLOOM_DIFF_QUERIES:-25}
 /usr/bin/python3 tools/runtime_filter_diff.py "$(pgc_port local)" "$(pgc_port remote)" \
     "$(echo $seeds | tr ' ' ',')" "$queries" >"$TL_OUT/diff.log" 2>&1
 rc=$?
