@@ -211,7 +211,9 @@ def filters_of(plans):
             elif provider in ('BloomBatchedProbe', 'BloomRuntimeFilter') and labels:
                 # the filter node's scan is its child: "lineitem (Index Scan)"
                 scan = node.get('Plans', [{}])[0] if provider == 'BloomRuntimeFilter' else node
-                relation = scan.get('Relation Name', '?') + (f" ({scan.get('Node Type')})" if scan is not node else '')
+                # a CTE's or a function's scan: its CTE's or its function's name
+                name = scan.get('Relation Name') or scan.get('CTE Name') or scan.get('Function Name', '?')
+                relation = name + (f" ({scan.get('Node Type')})" if scan is not node else '')
                 # read through an index by the exact set of keys; skipped whole
                 if 'Index Lookups' in node:
                     relation += ' (index lookups)'
