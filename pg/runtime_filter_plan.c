@@ -574,34 +574,10 @@ max_node_id(Plan *plan)
 	if (plan == NULL)
 		return -1;
 	result = Max(plan->plan_node_id, Max(max_node_id(plan->lefttree), max_node_id(plan->righttree)));
-	switch (nodeTag(plan))
-	{
-		case T_Append:
-			foreach(lc, ((Append *) plan)->appendplans)
-				result = Max(result, max_node_id(lfirst(lc)));
-			break;
-		case T_MergeAppend:
-			foreach(lc, ((MergeAppend *) plan)->mergeplans)
-				result = Max(result, max_node_id(lfirst(lc)));
-			break;
-		case T_BitmapAnd:
-			foreach(lc, ((BitmapAnd *) plan)->bitmapplans)
-				result = Max(result, max_node_id(lfirst(lc)));
-			break;
-		case T_BitmapOr:
-			foreach(lc, ((BitmapOr *) plan)->bitmapplans)
-				result = Max(result, max_node_id(lfirst(lc)));
-			break;
-		case T_SubqueryScan:
-			result = Max(result, max_node_id(((SubqueryScan *) plan)->subplan));
-			break;
-		case T_CustomScan:
-			foreach(lc, ((CustomScan *) plan)->custom_plans)
-				result = Max(result, max_node_id(lfirst(lc)));
-			break;
-		default:
-			break;
-	}
+	if (IsA(plan, SubqueryScan))
+		result = Max(result, max_node_id(((SubqueryScan *) plan)->subplan));
+	foreach(lc, bloom_runtime_child_plans(plan))
+		result = Max(result, max_node_id(lfirst(lc)));
 	return result;
 }
 
@@ -616,6 +592,10 @@ bloom_runtime_child_plans(Plan *plan)
 			return ((MergeAppend *) plan)->mergeplans;
 		case T_CustomScan:
 			return ((CustomScan *) plan)->custom_plans;
+		case T_BitmapAnd:
+			return ((BitmapAnd *) plan)->bitmapplans;
+		case T_BitmapOr:
+			return ((BitmapOr *) plan)->bitmapplans;
 		default:
 			return NIL;
 	}

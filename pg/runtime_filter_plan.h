@@ -67,7 +67,6 @@ typedef struct PrebuiltFilter
 	int			paramid;
 	double		pass;			/* estimated share of probe rows passing */
 	CustomScan *node;			/* its BloomFilterPrebuild node */
-	bool		deferred;		/* built only after rows came up */
 	bool		has_params;		/* built again when a parameter changes */
 	Plan	   *join;			/* the join it was made for */
 } PrebuiltFilter;
@@ -109,7 +108,8 @@ extern List *bloom_runtime_trace_key(InjectContext *cx, Plan **link, Expr *expr,
 /* ---- runtime_filter_plan.c ---- */
 
 /* The plans of plan's list of children (an Append's, a MergeAppend's, a
- * custom scan's), the list itself; NIL for another node. */
+ * custom scan's, a BitmapAnd's or BitmapOr's), the list itself; NIL for
+ * another node. */
 extern List *bloom_runtime_child_plans(Plan *plan);
 
 /* A new PARAM_EXEC slot of the statement, of type type. */

@@ -101,7 +101,7 @@ typedef struct PrebuildState
 {
 	CustomScanState css;
 	bool		built;			/* the filter of the current parameters is in */
-	bool		inner_first;	/* the build is the inner side of the child */
+	bool		inner_first;	/* no build: the inner side of the child */
 	bool		drove;			/* that inner side was read to its end */
 	double		build_after;	/* a deferred build: after this many rows */
 	double		rows;			/* rows returned before the build */
@@ -176,7 +176,21 @@ begin_prebuild(CustomScanState *node, EState *estate, int eflags)
 	node->ss.ps.resultopsfixed = fixed;
 	node->ss.ps.resultopsset = true;
 	((PrebuildState *) node)->build_after = intVal(linitial(cscan->custom_private));
-	((PrebuildState *) node)->inner_first = boolVal(lsecond(cscan->custom_private));
+	((PrebuildState *) node)->inner_first = cscan->custom_plans == NIL;
+}
+
+/* Read plan to its end (TupIsNull reads its argument twice: one call a
+ * row). */
+static void
+read_to_end(PlanState *plan)
+{
+	for (;;)
+	{
+		TupleTableSlot *slot = ExecProcNode(plan);
+
+		if (TupIsNull(slot))
+			break;
+	}
 }
 
 /*
@@ -192,13 +206,7 @@ drive_inner_side(PrebuildState *state)
 
 	if (state->drove)
 		ExecReScan(inner);
-	for (;;)
-	{
-		TupleTableSlot *slot = ExecProcNode(inner);
-
-		if (TupIsNull(slot))
-			break;
-	}
+	read_to_end(inner);
 	state->drove = true;
 }
 
@@ -222,18 +230,9 @@ exec_prebuild(CustomScanState *node)
 		ListCell   *lc;
 
 		/* in order: a build may probe the filter of one before it; the
-		 * build node publishes the filter when its child is exhausted
-		 * (TupIsNull reads its argument twice: one call a row) */
+		 * build node publishes the filter when its child is exhausted */
 		foreach(lc, node->custom_ps)
-		{
-			for (;;)
-			{
-				TupleTableSlot *built = ExecProcNode(lfirst(lc));
-
-				if (TupIsNull(built))
-					break;
-			}
-		}
+			read_to_end(lfirst(lc));
 		state->built = true;
 	}
 	slot = ExecProcNode(outerPlanState(node));
@@ -823,7 +822,7 @@ add_prebuild_node(InjectContext *cx, Plan **link, List *builds, double cost, dou
 	cscan->flags = CUSTOMPATH_SUPPORT_MARK_RESTORE;
 	cscan->custom_plans = builds;
 	cscan->custom_exprs = NIL;
-	cscan->custom_private = list_make2(makeInteger((int) build_after), makeBoolean(builds == NIL));
+	cscan->custom_private = list_make1(makeInteger((int) build_after));
 	cscan->custom_scan_tlist = passthrough_tlist(child, OUTER_VAR);
 	cscan->custom_relids = NULL;
 	cscan->methods = &prebuild_methods;
@@ -957,6 +956,13 @@ find_link(Plan **link, Plan *plan)
 	return NULL;
 }
 
+/* Whether the node of a filter built first defers its builds. */
+static bool
+prebuild_deferred(CustomScan *node)
+{
+	return intVal(linitial(node->custom_private)) > 0;
+}
+
 /*
  * A filter built first whose build was deferred, probed by a build below:
  * its build moves into the node of the build below, ahead of it (that node
@@ -974,7 +980,7 @@ take_deferred_builds(InjectContext *cx, List *chain)
 		Plan	  **link = NULL;
 		ListCell   *sp;
 
-		if (!pf->deferred || pf->node->custom_plans == NIL)
+		if (!prebuild_deferred(pf->node) || pf->node->custom_plans == NIL)
 			continue;			/* built first, or taken already */
 		link = find_link(&cx->stmt->planTree, (Plan *) pf->node);
 		foreach(sp, cx->stmt->subplans)
@@ -1216,7 +1222,7 @@ moved_condition_cost(Plan *scan)
 /* Note the filter of pb built by node; the deferred builds taken into node
  * are built by it from now on. */
 static void
-record_prebuilt(InjectContext *cx, Prebuild *pb, int paramid, CustomScan *node, bool deferred)
+record_prebuilt(InjectContext *cx, Prebuild *pb, int paramid, CustomScan *node)
 {
 	PrebuiltFilter *pf = palloc0(sizeof(PrebuiltFilter));
 	ListCell   *lc;
@@ -1225,16 +1231,12 @@ record_prebuilt(InjectContext *cx, Prebuild *pb, int paramid, CustomScan *node, 
 	{
 		PrebuiltFilter *other = lfirst(lc);
 
-		if (other->deferred && other->node->custom_plans == NIL)
-		{
+		if (prebuild_deferred(other->node) && other->node->custom_plans == NIL)
 			other->node = node;
-			other->deferred = deferred;
-		}
 	}
 	pf->paramid = paramid;
 	pf->pass = Min(Max(pb->pass, 0.0), 1.0);
 	pf->node = node;
-	pf->deferred = deferred;
 	pf->has_params = changing_params(cx, pb);
 	pf->join = pb->join;
 	cx->prebuilt = lappend(cx->prebuilt, pf);
@@ -1279,7 +1281,7 @@ add_prebuild(InjectContext *cx, Prebuild *pb, bool may_rescan, bool need_chain)
 		ListCell   *b;
 
 		/* a deferred one is built with this one, for it */
-		if (pf->deferred)
+		if (prebuild_deferred(pf->node))
 			foreach(b, pf->node->custom_plans)
 				chain_cost += ((Plan *) lfirst(b))->total_cost;
 	}
@@ -1367,7 +1369,7 @@ add_prebuild(InjectContext *cx, Prebuild *pb, bool may_rescan, bool need_chain)
 	builds = lappend(take_deferred_builds(cx, chain), build);
 	node = add_prebuild_node(cx, pb->probe_side, builds, build_after > 0 ? 0 : build_cost,
 							 build_after);
-	record_prebuilt(cx, pb, spec.paramid, node, build_after > 0);
+	record_prebuilt(cx, pb, spec.paramid, node);
 }
 
 /* Which of OUTER_VAR and INNER_VAR an expression's Vars are of: 0 for

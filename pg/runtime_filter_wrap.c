@@ -305,12 +305,13 @@ exec_wrap(CustomScanState *node)
 
 		if (TupIsNull(slot))
 			return slot;
+		ResetExprContext(econtext);
+		econtext->ecxt_outertuple = slot;
+		/* a recheck: every row the scan gives, but for the conditions moved
+		 * here (ExecQual passes every row when there are none) */
 		if (epq)
 		{
-			/* every row the scan gives, but for the conditions moved here */
-			ResetExprContext(econtext);
-			econtext->ecxt_outertuple = slot;
-			if (node->ss.ps.qual == NULL || ExecQual(node->ss.ps.qual, econtext))
+			if (ExecQual(node->ss.ps.qual, econtext))
 				return slot;
 			continue;
 		}
@@ -318,11 +319,9 @@ exec_wrap(CustomScanState *node)
 			read_filters_skip(state))
 			return NULL;
 		state->rows++;
-		ResetExprContext(econtext);
-		econtext->ecxt_outertuple = slot;
 		if (!passes(state, econtext))
 			InstrCountFiltered2(node, 1);
-		else if (node->ss.ps.qual == NULL || ExecQual(node->ss.ps.qual, econtext))
+		else if (ExecQual(node->ss.ps.qual, econtext))
 			return slot;
 		else
 			InstrCountFiltered1(node, 1);
