@@ -97,6 +97,13 @@ bloom_runtime_filter_init(void)
 							 0.01, 0.0, 1.0,
 							 PGC_USERSET, 0,
 							 bloom_check_fpr_setting, NULL, NULL);
+	DefineCustomBoolVariable("bloomfilter.runtime_filter_cte_conditions",
+							 "Lets the readers' conditions of a CTE read more than once reduce the CTE's rows.",
+							 "When every reader of a CTE that is materialized keeps only the rows of a condition on its columns, the OR of those conditions goes into the CTE's query.",
+							 &bloomfilter_runtime_filter_cte_conditions,
+							 true,
+							 PGC_USERSET, 0,
+							 NULL, NULL, NULL);
 	bloom_runtime_build_register();
 	bloom_runtime_wrap_register();
 	bloom_runtime_prebuild_register();

@@ -88,9 +88,16 @@ extern bool bloomfilter_runtime_filter_transfer;
 extern bool bloomfilter_runtime_filter_index_lookups;
 /* Target false-positive rate of a local filter; a remote one gets a tenth. */
 extern double bloomfilter_runtime_filter_fpr;
+/* Whether the readers' conditions of a shared CTE go into the CTE
+ * (runtime_filter_cte.c). */
+extern bool bloomfilter_runtime_filter_cte_conditions;
 
 /* Register the settings, the planner hook and the build node (_PG_init). */
 extern void bloom_runtime_filter_init(void);
+
+/* Before planning: the OR of its readers' conditions into each shared CTE
+ * that every reader restricts (runtime_filter_cte.c). */
+extern void bloom_runtime_cte_conditions(Query *parse);
 
 /*
  * Sizing.  A local filter has 2 hash functions and about twice the bits a

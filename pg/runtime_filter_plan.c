@@ -698,6 +698,7 @@ plan_with_filters(PLANNER_HOOK_PARAMS)
 		return plan_next(PLANNER_HOOK_ARGS);
 	memset(&cx, 0, sizeof cx);
 	cx.rewind = (cursorOptions & (CURSOR_OPT_SCROLL | CURSOR_OPT_HOLD)) != 0;
+	bloom_runtime_cte_conditions(parse);
 	if (bloom_runtime_reads_remote(parse))
 	{
 		bloom_runtime_lookup_extension(&cx);

@@ -5,7 +5,8 @@ Builds a few small tables with varied key distributions (NULLs, duplicate
 keys, int4, int8, numeric and text keys) on a local server and the same
 facts on a remote one (foreign tables over postgres_fdw, extensions
 'bloomfilter'), then runs random queries: joins of a fact (a table or a
-subquery with LIMIT, OFFSET, DISTINCT ON, a window, GROUP BY, UNION, ...)
+subquery with LIMIT, OFFSET, DISTINCT ON, a window, GROUP BY, UNION, a CTE
+read twice whose readers' conditions move into it (counted), ...)
 to dimensions, as inner, outer, semi and anti joins (IN, EXISTS, NOT
 EXISTS, NOT IN), under random planner settings that favour hash joins and
 filters.  Each query runs with bloomfilter.runtime_filter off and on; the
@@ -130,6 +131,12 @@ FACT_SHAPES = {
     'cte': '(WITH c AS MATERIALIZED ({base}) SELECT * FROM c WHERE c.v < {w})',
     'cte_subquery': ('(WITH c AS MATERIALIZED ({base} WHERE id % {s} = 0) '
                      'SELECT * FROM c WHERE c.v >= (SELECT avg(y.v) FROM c y WHERE y.g = c.g))'),
+    # a CTE read twice, each reader with its conditions (they move into it)
+    'cte_readers': ('(WITH c AS ({base}) SELECT * FROM c WHERE c.g < {g1} '
+                    'UNION ALL SELECT * FROM c WHERE c.g = {g2} AND c.v < {w})'),
+    'cte_readers_group': ('(WITH c AS (SELECT min(id) AS id, key, sum(v)::int4 AS v, g FROM ({base}) x '
+                          'GROUP BY key, g) SELECT a.id, a.key, coalesce(b.v, -1) AS v, a.g FROM c a '
+                          '{join} c b ON b.key = a.key AND b.g {op} {g2} WHERE a.g = {g1}{extra})'),
 }
 
 # The joins: p a fact (key pk), d a dimension (key dk, selection sd; sd0 in
@@ -482,7 +489,8 @@ class Generator:
                           'limit_offset', 'nested_limit', 'limit_where', 'ties', 'distinct_on_key',
                           'distinct_on_other', 'window_rank', 'window_count', 'group_key',
                           'group_having', 'group_other', 'distinct', 'union_all', 'union',
-                          'limit_above_filter', 'order_only', 'except', 'cte', 'cte_subquery'])
+                          'limit_above_filter', 'order_only', 'except', 'cte', 'cte_subquery',
+                          'cte_readers', 'cte_readers_group'])
         if shape == 'table':
             return t, key
         fill = {'base': base, 'key': key, 'n': n, 'm': m, 'm100': m % 100}
@@ -490,6 +498,13 @@ class Generator:
             fill['w'] = r.choice([10, 500, 990])
         elif shape == 'cte_subquery':
             fill['s'] = r.choice([20, 40])
+        elif shape in ('cte_readers', 'cte_readers_group'):
+            fill.update(g1=r.choice([1, 3, 9]), g2=r.choice([2, 5, 30]), w=r.choice([10, 500, 990]))
+            fill['join'] = r.choice(['JOIN', 'LEFT JOIN'])
+            fill['op'] = r.choice(['=', '<', '<>'])
+            # the nullable side's WHERE must not move into the CTE
+            fill['extra'] = '' if fill['join'] == 'JOIN' or r.random() < 0.5 else \
+                f" AND (b.v IS NULL OR b.v > {fill['w']})"
         elif shape == 'window_rank':
             fill['part'] = r.choice(['key', 'g'])
             fill['rn'] = r.choice([1, 2, 5])
@@ -831,14 +846,15 @@ def main():
         wrapped = 0
         exact_sets = lookups = 0
         skipping = 0
-        deferred = deferred_built = inner_first = cte_filtered = 0
+        deferred = deferred_built = inner_first = cte_filtered = cte_moved = 0
         for i in range(QUERIES):
             sql = gen.query()
             for name, value in gen.settings().items():
                 cur.execute(f"SET {name} = '{value}'")
             cur.execute('SET bloomfilter.runtime_filter = on')
             cur.execute('SET bloomfilter.runtime_filter_transfer = on')
-            text, err = explain(cur, sql, 'ANALYZE, TIMING OFF, SUMMARY OFF, ' if mode == 'prune' else '')
+            options = 'ANALYZE, TIMING OFF, SUMMARY OFF, ' if mode == 'prune' else ''
+            text, err = explain(cur, sql, options)
             on, on_err = run(cur, sql)
             if mode == 'transfer':
                 # without transfer: the same rows too, and fewer filters or as many
@@ -853,6 +869,12 @@ def main():
                     print(f'difference, transfer on and off ({mode}, seed {seed}, query {i}): {sql}')
                     print('  on:\n  ' + text.replace('\n', '\n  '))
                     print('  off:\n  ' + text_off.replace('\n', '\n  '))
+            if 'WITH c AS (' in sql and mode != 'prune':
+                # the readers' conditions moved into the CTE: the plan changes
+                cur.execute('SET bloomfilter.runtime_filter_cte_conditions = off')
+                unmoved, _ = explain(cur, sql)
+                cur.execute('RESET bloomfilter.runtime_filter_cte_conditions')
+                cte_moved += unmoved != text
             if 'Build After Rows' in text and not on_err:
                 deferred += 1
                 analyzed, _ = explain(cur, sql, 'ANALYZE, TIMING OFF, SUMMARY OFF, ')
@@ -898,7 +920,7 @@ def main():
               f"({counts['remote_text']} of a text key, {counts['remote_keys']} with several), "
               f"{counts['transferred']} with filters transferred, {counts['prebuilt']} built first "
               f"({deferred} deferred, {deferred_built} of them built, {inner_first} from an inner side read first), "
-              f"{cte_filtered} with a filter at a CTE's scan, "
+              f"{cte_filtered} with a filter at a CTE's scan, {cte_moved} with conditions moved into a CTE, "
               f"{counts['differences']} differences, {counts['errors']} errors, {counts['timeouts']} timeouts"
               + (f", {wrapped} with the filter node over an index or bitmap scan" if mode == 'scans' else '')
               + (f", {exact_sets} with an exact set, {lookups} with index lookups" if mode == 'keyset' else '')
