@@ -297,9 +297,10 @@ readers_walker(Node *node, Readers *readers)
 static Query *
 wrap_query(CommonTableExpr *cte, Query *subquery, List *subquery_attnos, Node *condition)
 {
-	Query	   *wrapper = makeNode(Query);
-	RangeTblEntry *rte = makeNode(RangeTblEntry);
-	RangeTblRef *ref = makeNode(RangeTblRef);
+	/* makeNode is a GNU statement expression (see bloom_context_create) */
+	Query	   *wrapper = (__extension__ makeNode(Query));
+	RangeTblEntry *rte = (__extension__ makeNode(RangeTblEntry));
+	RangeTblRef *ref = (__extension__ makeNode(RangeTblRef));
 	ListCell   *name = list_head(cte->ctecolnames);
 	ListCell   *type = list_head(cte->ctecoltypes);
 	ListCell   *typmod = list_head(cte->ctecoltypmods);
