@@ -15,8 +15,8 @@
  * RUNTIME_WINDOW probed rows: above bloomfilter.runtime_filter_max_pass it
  * switches off (the filter is not selective, and probing it costs more
  * than it saves); a switched-off filter still probes one batch in
- * RUNTIME_SAMPLE_EVERY, and switches back on when a window of those passes
- * few enough.  With no filter on, rows are read one at a time as a Seq
+ * RUNTIME_SAMPLE_EVERY, and switches back on when a batch's worth of those
+ * (RUNTIME_SWITCH_ON_WINDOW) passes few enough.  With no filter on, rows are read one at a time as a Seq
  * Scan reads them.
  */
 #include "bloomfilter.h"
@@ -295,7 +295,14 @@ bloom_runtime_decide(RuntimeProbe *rf, uint64 probed, uint64 passed)
 	rf->removed += probed - passed;
 	rf->window_probed += probed;
 	rf->window_passed += passed;
-	if (rf->window_probed < RUNTIME_WINDOW)
+	/*
+	 * Off, one sampled batch decides: a table stored in the order of the
+	 * key (dates) passes everything for a while, then nothing, and a whole
+	 * window of samples would come 16 times 64 batches later.  Switching
+	 * on too early costs one window's probes; switching off still takes a
+	 * whole window.
+	 */
+	if (rf->window_probed < (rf->off ? RUNTIME_SWITCH_ON_WINDOW : RUNTIME_WINDOW))
 		return;
 	share = (double) rf->window_passed / (double) rf->window_probed;
 	if (!rf->off && share > bloomfilter_runtime_filter_max_pass)

@@ -16,8 +16,10 @@
 
 BLOOM_HIDDEN_BEGIN
 
-/* Probed rows per decision of a runtime filter: on or off. */
+/* Probed rows per decision of a runtime filter that is on: stay on or
+ * switch off; and of one that is off (sampled rows): switch on or not. */
 #define RUNTIME_WINDOW 4096
+#define RUNTIME_SWITCH_ON_WINDOW 256
 /* A switched-off filter probes one batch in this many; with every filter
  * off, a batch after this many rows read unprobed. */
 #define RUNTIME_SAMPLE_EVERY 64
