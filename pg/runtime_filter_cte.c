@@ -101,13 +101,10 @@ movable_conjunct(Node *conjunct, int rti)
 		!expression_returns_set(conjunct);
 }
 
-typedef struct ToWrapper
-{
-	List	   *subquery_attnos;
-} ToWrapper;
-
+/* A reader's Var of the CTE's column k as the wrapper's Var of the query's
+ * column subquery_attnos[k]. */
 static Node *
-to_wrapper_mutator(Node *node, ToWrapper *cx)
+to_wrapper_mutator(Node *node, List *subquery_attnos)
 {
 	if (node == NULL)
 		return NULL;
@@ -115,10 +112,10 @@ to_wrapper_mutator(Node *node, ToWrapper *cx)
 	{
 		Var		   *var = (Var *) node;
 
-		return (Node *) makeVar(1, (AttrNumber) list_nth_int(cx->subquery_attnos, var->varattno - 1),
+		return (Node *) makeVar(1, (AttrNumber) list_nth_int(subquery_attnos, var->varattno - 1),
 								var->vartype, var->vartypmod, var->varcollid, 0);
 	}
-	return expression_tree_mutator(node, to_wrapper_mutator, cx);
+	return expression_tree_mutator(node, to_wrapper_mutator, subquery_attnos);
 }
 
 /*
@@ -184,7 +181,6 @@ add_reader(Readers *readers, Query *query, int rti)
 	List	   *conjuncts = NIL;
 	List	   *movable = NIL;
 	ListCell   *lc;
-	ToWrapper	cx = {readers->subquery_attnos};
 
 	readers->found++;
 	if (query->commandType != CMD_SELECT ||
@@ -195,7 +191,7 @@ add_reader(Readers *readers, Query *query, int rti)
 	}
 	foreach(lc, conjuncts)
 		if (movable_conjunct(lfirst(lc), rti))
-			movable = lappend(movable, to_wrapper_mutator(lfirst(lc), &cx));
+			movable = lappend(movable, to_wrapper_mutator(lfirst(lc), readers->subquery_attnos));
 	if (movable == NIL)
 	{
 		readers->unrestricted = true;
@@ -221,10 +217,12 @@ or_of_readers(List *readers_conjuncts, int attno)
 		foreach(lc2, (List *) lfirst(lc))
 		{
 			Bitmapset  *attnos = NULL;
+			int			only;
 
 			pull_varattnos(lfirst(lc2), 1, &attnos);
 			if (attno == 0 ||
-				bms_equal(attnos, bms_make_singleton(attno - FirstLowInvalidHeapAttributeNumber)))
+				(bms_get_singleton_member(attnos, &only) &&
+				 only == attno - FirstLowInvalidHeapAttributeNumber))
 				mine = lappend(mine, lfirst(lc2));
 		}
 		if (mine == NIL)
@@ -301,11 +299,11 @@ wrap_query(CommonTableExpr *cte, Query *subquery, List *subquery_attnos, Node *c
 	Query	   *wrapper = (__extension__ makeNode(Query));
 	RangeTblEntry *rte = (__extension__ makeNode(RangeTblEntry));
 	RangeTblRef *ref = (__extension__ makeNode(RangeTblRef));
-	ListCell   *name = list_head(cte->ctecolnames);
-	ListCell   *type = list_head(cte->ctecoltypes);
-	ListCell   *typmod = list_head(cte->ctecoltypmods);
-	ListCell   *collation = list_head(cte->ctecolcollations);
-	ListCell   *lc;
+	ListCell   *attno,
+			   *name,
+			   *type,
+			   *typmod,
+			   *collation;
 	AttrNumber	resno = 0;
 
 	/* the query is a level further down now */
@@ -321,23 +319,20 @@ wrap_query(CommonTableExpr *cte, Query *subquery, List *subquery_attnos, Node *c
 	wrapper->rtable = list_make1(rte);
 	ref->rtindex = 1;
 	wrapper->jointree = makeFromExpr(list_make1(ref), condition);
-	foreach(lc, subquery_attnos)
+	forfive(attno, subquery_attnos, name, cte->ctecolnames, type, cte->ctecoltypes,
+			typmod, cte->ctecoltypmods, collation, cte->ctecolcollations)
 	{
-		Var		   *var = makeVar(1, (AttrNumber) lfirst_int(lc), lfirst_oid(type),
+		Var		   *var = makeVar(1, (AttrNumber) lfirst_int(attno), lfirst_oid(type),
 								  lfirst_int(typmod), lfirst_oid(collation), 0);
 
 		wrapper->targetList = lappend(wrapper->targetList,
 									  makeTargetEntry((Expr *) var, ++resno,
 													  pstrdup(strVal(lfirst(name))), false));
-		name = lnext(cte->ctecolnames, name);
-		type = lnext(cte->ctecoltypes, type);
-		typmod = lnext(cte->ctecoltypmods, typmod);
-		collation = lnext(cte->ctecolcollations, collation);
 	}
 	return wrapper;
 }
 
-/* The CTEs of query (owner of cte) that may take their readers' conditions. */
+/* cte, of owner's WITH: its readers' conditions into it, when it may take them. */
 static void
 move_conditions(Query *owner, CommonTableExpr *cte)
 {

@@ -16,8 +16,8 @@
  * switches off (the filter is not selective, and probing it costs more
  * than it saves); a switched-off filter still probes one batch in
  * RUNTIME_SAMPLE_EVERY, and switches back on when a batch's worth of those
- * (RUNTIME_SWITCH_ON_WINDOW) passes few enough.  With no filter on, rows are read one at a time as a Seq
- * Scan reads them.
+ * (RUNTIME_SWITCH_ON_WINDOW) passes few enough.  With no filter on, rows
+ * are read one at a time as a Seq Scan reads them.
  */
 #include "bloomfilter.h"
 #include "batched_probe.h"
