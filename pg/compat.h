@@ -211,6 +211,25 @@ ExtendBufferedRel(Relation rel, ForkNumber fork, BufferAccessStrategy strategy, 
 #define PLANNER_HOOK_ARGS parse, query_string, cursorOptions, boundParams
 #endif
 
+/* 16: BufFileReadExact() and BufFileReadMaybeEOF() raise the error of a
+ * short read; before, BufFileRead() returns the bytes read. */
+#include "storage/buffile.h"
+#if PG_VERSION_NUM < 160000
+static inline size_t
+BufFileReadMaybeEOF(BufFile *file, void *ptr, size_t size, bool eofOK)
+{
+	size_t		got = BufFileRead(file, ptr, size);
+
+	if (got == size || (got == 0 && eofOK))
+		return got;
+	ereport(ERROR,
+			(errcode_for_file_access(),
+			 errmsg("could not read from temporary file: read only %zu of %zu bytes", got, size)));
+	return 0;
+}
+#define BufFileReadExact(file, ptr, size) ((void) BufFileReadMaybeEOF(file, ptr, size, false))
+#endif
+
 /* 16: get_extension_schema(), the schema of an installed extension, is
  * exported; before, it is read from pg_extension here. */
 #include "commands/extension.h"

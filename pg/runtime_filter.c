@@ -23,6 +23,13 @@
  *                                        filter (default 0.01); a filter
  *                                        sent to a remote server gets a
  *                                        tenth of it
+ *   bloomfilter.runtime_filter_build_once
+ *                                        on (default) / off: an expensive
+ *                                        build side under a Gather is
+ *                                        computed by one process for all
+ *   bloomfilter.runtime_filter_build_once_min_cost
+ *                                        the least estimated cost of such a
+ *                                        build side (default 1000)
  */
 #include "bloomfilter.h"
 #include "runtime_filter.h"
@@ -104,7 +111,22 @@ bloom_runtime_filter_init(void)
 							 true,
 							 PGC_USERSET, 0,
 							 NULL, NULL, NULL);
+	DefineCustomBoolVariable("bloomfilter.runtime_filter_build_once",
+							 "Lets one process of a parallel plan compute an expensive build side of a Bloom runtime filter for all.",
+							 "Under a Gather, a hash join whose hash table is not shared has each process compute the build side in full; when it costs well more than writing its rows down, the first process computes it and the others read its rows.",
+							 &bloomfilter_runtime_filter_build_once,
+							 true,
+							 PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+	DefineCustomRealVariable("bloomfilter.runtime_filter_build_once_min_cost",
+							 "The least estimated cost of a build side that one process of a parallel plan computes for all.",
+							 "Below it, each process computes its own rows, as without bloomfilter.runtime_filter_build_once.",
+							 &bloomfilter_runtime_filter_build_once_min_cost,
+							 1000.0, 0.0, DBL_MAX,
+							 PGC_USERSET, 0,
+							 NULL, NULL, NULL);
 	bloom_runtime_build_register();
+	bloom_runtime_compute_once_register();
 	bloom_runtime_wrap_register();
 	bloom_runtime_prebuild_register();
 	bloom_runtime_plan_init();

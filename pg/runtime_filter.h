@@ -91,6 +91,11 @@ extern double bloomfilter_runtime_filter_fpr;
 /* Whether the readers' conditions of a shared CTE go into the CTE
  * (runtime_filter_cte.c). */
 extern bool bloomfilter_runtime_filter_cte_conditions;
+/* Whether an expensive build side under a Gather is computed by one process
+ * for all (runtime_filter_compute_once.c). */
+extern bool bloomfilter_runtime_filter_build_once;
+/* The least estimated cost of a build side computed once. */
+extern double bloomfilter_runtime_filter_build_once_min_cost;
 
 /* Register the settings, the planner hook and the build node (_PG_init). */
 extern void bloom_runtime_filter_init(void);
@@ -305,6 +310,26 @@ extern CustomScan *bloom_runtime_build_make(Plan *child, List *keys, const Runti
 
 /* Whether plan is a build node (the planner passes through them). */
 extern bool bloom_runtime_is_build(Plan *plan);
+
+/* Vars of each column of plan's output, of varno: the target list of a
+ * node that returns its child's rows as they are. */
+extern List *bloom_runtime_passthrough_tlist(Plan *plan, int varno);
+
+/* ---- a build side computed once for a parallel plan
+ * (runtime_filter_compute_once.c) ---- */
+
+/* Name in EXPLAIN: "Custom Scan (BloomComputeOnce)". */
+#define BLOOM_COMPUTE_ONCE_NAME "BloomComputeOnce"
+
+extern void bloom_runtime_compute_once_register(void);
+
+/*
+ * Under each Gather of the plan, a BloomComputeOnce node over the child of
+ * each filter's build node under a Hash that is not a Parallel Hash, when
+ * that child costs well more than writing and reading its rows and the
+ * hash table is built once an execution.
+ */
+extern void bloom_runtime_share_builds(Plan **link, int *next_plan_node_id);
 
 /* ---- a filter built first (runtime_filter_prebuild.c) ---- */
 

@@ -661,20 +661,26 @@ inject(InjectContext *cx, PlannedStmt *stmt)
 	 * reduce their build sides; a filter made so may reduce the build side
 	 * of a join below it in turn.
 	 */
-	if (!bloomfilter_runtime_filter_transfer)
-		return;
-	cx->reconsider = true;
-	for (int round = 0; round < RECONSIDER_ROUNDS; round++)
+	if (bloomfilter_runtime_filter_transfer)
 	{
-		int			made = cx->next_filter_id;
+		cx->reconsider = true;
+		for (int round = 0; round < RECONSIDER_ROUNDS; round++)
+		{
+			int			made = cx->next_filter_id;
 
-		walk_plan(cx, &stmt->planTree, cx->rewind);
-		foreach(lc, stmt->subplans)
-			walk_plan(cx, (Plan **) &lfirst(lc), true);
-		if (cx->next_filter_id == made)
-			break;
+			walk_plan(cx, &stmt->planTree, cx->rewind);
+			foreach(lc, stmt->subplans)
+				walk_plan(cx, (Plan **) &lfirst(lc), true);
+			if (cx->next_filter_id == made)
+				break;
+		}
+		cx->reconsider = false;
 	}
-	cx->reconsider = false;
+
+	/* the expensive build sides under a Gather: computed once for all */
+	bloom_runtime_share_builds(&stmt->planTree, &cx->next_plan_node_id);
+	foreach(lc, stmt->subplans)
+		bloom_runtime_share_builds((Plan **) &lfirst(lc), &cx->next_plan_node_id);
 }
 
 /* ---- the hook ---- */

@@ -732,9 +732,8 @@ mergejoin_prebuild(MergeJoin *mj, Prebuild *pb)
 	return jointype == JOIN_INNER && merge_side_prebuild(mj, clause, false, pb);
 }
 
-/* Vars of each column of plan's output, of varno (the rows passed through). */
-static List *
-passthrough_tlist(Plan *plan, int varno)
+List *
+bloom_runtime_passthrough_tlist(Plan *plan, int varno)
 {
 	List	   *tlist = NIL;
 	ListCell   *lc;
@@ -805,7 +804,7 @@ add_prebuild_node(InjectContext *cx, Plan **link, List *builds, double cost, dou
 	/* the header of the child (rows, width, parallel safety, params) */
 	cscan->scan.plan = *child;
 	cscan->scan.plan.type = T_CustomScan;
-	cscan->scan.plan.targetlist = passthrough_tlist(child, INDEX_VAR);
+	cscan->scan.plan.targetlist = bloom_runtime_passthrough_tlist(child, INDEX_VAR);
 	cscan->scan.plan.qual = NIL;
 	cscan->scan.plan.initPlan = NIL;
 	cscan->scan.plan.lefttree = child;
@@ -823,7 +822,7 @@ add_prebuild_node(InjectContext *cx, Plan **link, List *builds, double cost, dou
 	cscan->custom_plans = builds;
 	cscan->custom_exprs = NIL;
 	cscan->custom_private = list_make1(makeInteger((int) build_after));
-	cscan->custom_scan_tlist = passthrough_tlist(child, OUTER_VAR);
+	cscan->custom_scan_tlist = bloom_runtime_passthrough_tlist(child, OUTER_VAR);
 	cscan->custom_relids = NULL;
 	cscan->methods = &prebuild_methods;
 	*link = (Plan *) cscan;

@@ -789,11 +789,16 @@ def filter_lines(text):
 
 
 def parallel_settings(r):
-    """Parallel plans one time in four."""
+    """Parallel plans one time in four; then half the time a hash table in
+    each process, and any build side worth computing once for all
+    (bloomfilter.runtime_filter_build_once) or the default's."""
     if r.random() < 0.25:
         return {'max_parallel_workers_per_gather': '2', 'parallel_setup_cost': '0',
-                'parallel_tuple_cost': '0', 'min_parallel_table_scan_size': '0'}
-    return {'parallel_setup_cost': '1000', 'parallel_tuple_cost': '0.1', 'min_parallel_table_scan_size': '8MB'}
+                'parallel_tuple_cost': '0', 'min_parallel_table_scan_size': '0',
+                'enable_parallel_hash': r.choice(['on', 'off']),
+                'bloomfilter.runtime_filter_build_once_min_cost': r.choice(['0', '1000'])}
+    return {'parallel_setup_cost': '1000', 'parallel_tuple_cost': '0.1', 'min_parallel_table_scan_size': '8MB',
+            'enable_parallel_hash': 'on', 'bloomfilter.runtime_filter_build_once_min_cost': '1000'}
 
 
 def run(cur, sql):
@@ -831,7 +836,7 @@ def main():
     if 'scans' in MODES:
         setup_scans(cur)
     total = {'queries': 0, 'local': 0, 'remote': 0, 'remote_text': 0, 'remote_keys': 0, 'transferred': 0,
-             'prebuilt': 0, 'differences': 0, 'errors': 0, 'timeouts': 0}
+             'prebuilt': 0, 'computed_once': 0, 'differences': 0, 'errors': 0, 'timeouts': 0}
     failed = False
     for seed, mode in ((seed, mode) for seed in SEEDS for mode in MODES):
         rng = random.Random(f'{seed}-{mode}')
@@ -842,7 +847,7 @@ def main():
         if mode == 'prune':
             setup_prune(cur, rng)
         counts = {'queries': 0, 'local': 0, 'remote': 0, 'remote_text': 0, 'remote_keys': 0, 'transferred': 0,
-                  'prebuilt': 0, 'differences': 0, 'errors': 0, 'timeouts': 0}
+                  'prebuilt': 0, 'computed_once': 0, 'differences': 0, 'errors': 0, 'timeouts': 0}
         wrapped = 0
         exact_sets = lookups = 0
         skipping = 0
@@ -892,6 +897,7 @@ def main():
             counts['prebuilt'] += 'BloomFilterPrebuild' in text
             inner_first += 'Build: inner side first' in text
             cte_filtered += filter_over_cte(text)
+            counts['computed_once'] += 'BloomComputeOnce' in text
             remote_lines = [line for line in text.splitlines() if 'Runtime Filter' in line and '(remote)' in line]
             counts['remote_text'] += any('.kt ' in line or '.ku ' in line for line in remote_lines)
             counts['remote_keys'] += len(remote_lines) > 1
@@ -921,6 +927,7 @@ def main():
               f"{counts['transferred']} with filters transferred, {counts['prebuilt']} built first "
               f"({deferred} deferred, {deferred_built} of them built, {inner_first} from an inner side read first), "
               f"{cte_filtered} with a filter at a CTE's scan, {cte_moved} with conditions moved into a CTE, "
+              f"{counts['computed_once']} with a build side computed once, "
               f"{counts['differences']} differences, {counts['errors']} errors, {counts['timeouts']} timeouts"
               + (f", {wrapped} with the filter node over an index or bitmap scan" if mode == 'scans' else '')
               + (f", {exact_sets} with an exact set, {lookups} with index lookups" if mode == 'keyset' else '')
@@ -932,6 +939,7 @@ def main():
           f"remote filter {total['remote']} (text {total['remote_text']}, several {total['remote_keys']}), "
           f"transferred {total['transferred']}, "
           f"built first {total['prebuilt']}, "
+          f"computed once {total['computed_once']}, "
           f"differences {total['differences']}, errors {total['errors']}, "
           f"timeouts {total['timeouts']}")
     return 1 if failed else 0
