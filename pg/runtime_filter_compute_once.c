@@ -630,18 +630,21 @@ explain_once(CustomScanState *node, List *ancestors, ExplainState *es)
 	if (!state->shown)
 		return;
 	initStringInfo(&buf);
-	if (state->last_state == ROWS_DONE)
+	if (state->last_state == ROWS_ABANDONED)
+		appendStringInfoString(&buf, "no: abandoned, each process computed the rows");
+	else
 	{
 		if (state->last_producer < 0)
 			appendStringInfoString(&buf, "by the leader");
 		else
 			appendStringInfo(&buf, "by worker %d", state->last_producer);
-		appendStringInfo(&buf, ", " INT64_FORMAT " rows, " UINT64_FORMAT " kB, read by %d %s",
-						 state->last_rows, (state->last_bytes + 1023) / 1024,
-						 state->last_readers,
-						 state->last_readers == 1 ? "other process" : "other processes");
+		if (state->last_state == ROWS_DONE)
+			appendStringInfo(&buf, ", " INT64_FORMAT " rows, " UINT64_FORMAT " kB, read by %d %s",
+							 state->last_rows, (state->last_bytes + 1023) / 1024,
+							 state->last_readers,
+							 state->last_readers == 1 ? "other process" : "other processes");
+		else
+			appendStringInfoString(&buf, ", unfinished when the query ended");
 	}
-	else
-		appendStringInfoString(&buf, "no: each process computed the rows");
 	ExplainPropertyText("Computed Once", buf.data, es);
 }
