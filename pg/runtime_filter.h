@@ -57,6 +57,7 @@
 
 #include "fmgr.h"
 #include "nodes/execnodes.h"
+#include "nodes/extensible.h"
 #include "nodes/plannodes.h"
 
 BLOOM_HIDDEN_BEGIN
@@ -314,6 +315,11 @@ extern bool bloom_runtime_is_build(Plan *plan);
 /* Vars of each column of plan's output, of varno: the target list of a
  * node that returns its child's rows as they are. */
 extern List *bloom_runtime_passthrough_tlist(Plan *plan, int varno);
+
+/* A Custom Scan of methods over child that returns child's rows as they
+ * are, with child's header (costs, rows, width, parallel safety, params);
+ * not parallel-aware, no flags, plan_node_id the child's (to be set). */
+extern CustomScan *bloom_runtime_passthrough_scan(Plan *child, const CustomScanMethods *methods);
 
 /* ---- a build side computed once for a parallel plan
  * (runtime_filter_compute_once.c) ---- */

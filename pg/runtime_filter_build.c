@@ -173,56 +173,65 @@ bloom_runtime_is_build(Plan *plan)
 	return IsA(plan, CustomScan) && ((CustomScan *) plan)->methods == &build_methods;
 }
 
-CustomScan *
-bloom_runtime_build_make(Plan *child, List *keys, const RuntimeFilterSpec *spec,
-						 bool parallel_shared)
+List *
+bloom_runtime_passthrough_tlist(Plan *plan, int varno)
 {
-	/* makeNode is a GNU statement expression (see bloom_context_create) */
-	CustomScan *cscan = (__extension__ makeNode(CustomScan));
-	List	   *scan_tlist = NIL;
 	List	   *tlist = NIL;
 	ListCell   *lc;
 
-	/*
-	 * The child's rows unchanged: the scan tuple is the child's row (a Var
-	 * of each of its columns), returned as is.
-	 */
-	foreach(lc, child->targetlist)
+	foreach(lc, plan->targetlist)
 	{
 		TargetEntry *tle = lfirst_node(TargetEntry, lc);
-		Oid			type = exprType((Node *) tle->expr);
-		int32		typmod = exprTypmod((Node *) tle->expr);
-		Oid			collation = exprCollation((Node *) tle->expr);
 
-		scan_tlist = lappend(scan_tlist,
-							 makeTargetEntry((Expr *) makeVar(OUTER_VAR, tle->resno, type, typmod,
-															  collation, 0),
-											 tle->resno, tle->resname, tle->resjunk));
 		tlist = lappend(tlist,
-						makeTargetEntry((Expr *) makeVar(INDEX_VAR, tle->resno, type, typmod,
-														 collation, 0),
+						makeTargetEntry((Expr *) makeVar(varno, tle->resno,
+														 exprType((Node *) tle->expr),
+														 exprTypmod((Node *) tle->expr),
+														 exprCollation((Node *) tle->expr), 0),
 										tle->resno, tle->resname, tle->resjunk));
 	}
+	return tlist;
+}
+
+CustomScan *
+bloom_runtime_passthrough_scan(Plan *child, const CustomScanMethods *methods)
+{
+	/* makeNode is a GNU statement expression (see bloom_context_create) */
+	CustomScan *cscan = (__extension__ makeNode(CustomScan));
+
 	/* the header of the child (costs, rows, width, parallel safety, params) */
 	cscan->scan.plan = *child;
 	cscan->scan.plan.type = T_CustomScan;
-	cscan->scan.plan.targetlist = tlist;
+	/* the scan tuple is the child's row, returned as is */
+	cscan->scan.plan.targetlist = bloom_runtime_passthrough_tlist(child, INDEX_VAR);
 	cscan->scan.plan.qual = NIL;
 	cscan->scan.plan.initPlan = NIL;
 	cscan->scan.plan.lefttree = child;
 	cscan->scan.plan.righttree = NULL;
-	cscan->scan.plan.parallel_aware = parallel_shared;
+	cscan->scan.plan.parallel_aware = false;
 	cscan->scan.plan.async_capable = false;
 	cscan->scan.plan.extParam = bms_copy(child->extParam);
 	cscan->scan.plan.allParam = bms_copy(child->allParam);
 	cscan->scan.scanrelid = 0;
 	cscan->flags = 0;
 	cscan->custom_plans = NIL;
+	cscan->custom_exprs = NIL;
+	cscan->custom_private = NIL;
+	cscan->custom_scan_tlist = bloom_runtime_passthrough_tlist(child, OUTER_VAR);
+	cscan->custom_relids = NULL;
+	cscan->methods = methods;
+	return cscan;
+}
+
+CustomScan *
+bloom_runtime_build_make(Plan *child, List *keys, const RuntimeFilterSpec *spec,
+						 bool parallel_shared)
+{
+	CustomScan *cscan = bloom_runtime_passthrough_scan(child, &build_methods);
+
+	cscan->scan.plan.parallel_aware = parallel_shared;
 	cscan->custom_exprs = keys;
 	cscan->custom_private = bloom_runtime_spec_to_list(spec);
-	cscan->custom_scan_tlist = scan_tlist;
-	cscan->custom_relids = NULL;
-	cscan->methods = &build_methods;
 	return cscan;
 }
 

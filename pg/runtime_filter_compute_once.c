@@ -183,32 +183,11 @@ worth_sharing(Plan *child)
 static void
 add_once(Plan **link, int *next_plan_node_id)
 {
-	/* makeNode is a GNU statement expression (see bloom_context_create) */
-	CustomScan *cscan = (__extension__ makeNode(CustomScan));
-	Plan	   *child = *link;
+	CustomScan *cscan = bloom_runtime_passthrough_scan(*link, &once_methods);
 
-	/* the header of the child (costs, rows, width, params) */
-	cscan->scan.plan = *child;
-	cscan->scan.plan.type = T_CustomScan;
-	cscan->scan.plan.targetlist = bloom_runtime_passthrough_tlist(child, INDEX_VAR);
-	cscan->scan.plan.qual = NIL;
-	cscan->scan.plan.initPlan = NIL;
-	cscan->scan.plan.lefttree = child;
-	cscan->scan.plan.righttree = NULL;
 	/* for the shared memory callbacks: it divides no rows */
 	cscan->scan.plan.parallel_aware = true;
-	cscan->scan.plan.async_capable = false;
 	cscan->scan.plan.plan_node_id = (*next_plan_node_id)++;
-	cscan->scan.plan.extParam = bms_copy(child->extParam);
-	cscan->scan.plan.allParam = bms_copy(child->allParam);
-	cscan->scan.scanrelid = 0;
-	cscan->flags = 0;
-	cscan->custom_plans = NIL;
-	cscan->custom_exprs = NIL;
-	cscan->custom_private = NIL;
-	cscan->custom_scan_tlist = bloom_runtime_passthrough_tlist(child, OUTER_VAR);
-	cscan->custom_relids = NULL;
-	cscan->methods = &once_methods;
 	*link = (Plan *) cscan;
 }
 

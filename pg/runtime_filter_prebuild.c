@@ -732,26 +732,6 @@ mergejoin_prebuild(MergeJoin *mj, Prebuild *pb)
 	return jointype == JOIN_INNER && merge_side_prebuild(mj, clause, false, pb);
 }
 
-List *
-bloom_runtime_passthrough_tlist(Plan *plan, int varno)
-{
-	List	   *tlist = NIL;
-	ListCell   *lc;
-
-	foreach(lc, plan->targetlist)
-	{
-		TargetEntry *tle = lfirst_node(TargetEntry, lc);
-
-		tlist = lappend(tlist,
-						makeTargetEntry((Expr *) makeVar(varno, tle->resno,
-														 exprType((Node *) tle->expr),
-														 exprTypmod((Node *) tle->expr),
-														 exprCollation((Node *) tle->expr), 0),
-										tle->resno, tle->resname, tle->resjunk));
-	}
-	return tlist;
-}
-
 /* The Seq Scan of the selective side's table that returns its keys. */
 static Plan *
 make_build_scan(InjectContext *cx, const Prebuild *pb, double est_keys, double cost)
@@ -784,47 +764,24 @@ make_build_scan(InjectContext *cx, const Prebuild *pb, double est_keys, double c
 static CustomScan *
 add_prebuild_node(InjectContext *cx, Plan **link, List *builds, double cost, double build_after)
 {
-	/* makeNode is a GNU statement expression (see bloom_context_create) */
-	CustomScan *cscan = (__extension__ makeNode(CustomScan));
 	Plan	   *child = *link;
-	bool		parallel_safe = child->parallel_safe;
-	Bitmapset  *ext = bms_copy(child->extParam);
-	Bitmapset  *all = bms_copy(child->allParam);
+	CustomScan *cscan = bloom_runtime_passthrough_scan(child, &prebuild_methods);
 	ListCell   *lc;
 
 	foreach(lc, builds)
 	{
 		Plan	   *build = lfirst(lc);
 
-		parallel_safe &= build->parallel_safe;
-		ext = bms_union(ext, build->extParam);
-		all = bms_union(all, build->allParam);
+		cscan->scan.plan.parallel_safe &= build->parallel_safe;
+		cscan->scan.plan.extParam = bms_add_members(cscan->scan.plan.extParam, build->extParam);
+		cscan->scan.plan.allParam = bms_add_members(cscan->scan.plan.allParam, build->allParam);
 	}
-
-	/* the header of the child (rows, width, parallel safety, params) */
-	cscan->scan.plan = *child;
-	cscan->scan.plan.type = T_CustomScan;
-	cscan->scan.plan.targetlist = bloom_runtime_passthrough_tlist(child, INDEX_VAR);
-	cscan->scan.plan.qual = NIL;
-	cscan->scan.plan.initPlan = NIL;
-	cscan->scan.plan.lefttree = child;
-	cscan->scan.plan.righttree = NULL;
 	cscan->scan.plan.startup_cost += cost;
 	cscan->scan.plan.total_cost += cost;
-	cscan->scan.plan.parallel_aware = false;
-	cscan->scan.plan.parallel_safe = parallel_safe;
-	cscan->scan.plan.async_capable = false;
 	cscan->scan.plan.plan_node_id = cx->next_plan_node_id++;
-	cscan->scan.plan.extParam = ext;
-	cscan->scan.plan.allParam = all;
-	cscan->scan.scanrelid = 0;
 	cscan->flags = CUSTOMPATH_SUPPORT_MARK_RESTORE;
 	cscan->custom_plans = builds;
-	cscan->custom_exprs = NIL;
 	cscan->custom_private = list_make1(makeInteger((int) build_after));
-	cscan->custom_scan_tlist = bloom_runtime_passthrough_tlist(child, OUTER_VAR);
-	cscan->custom_relids = NULL;
-	cscan->methods = &prebuild_methods;
 	*link = (Plan *) cscan;
 	return cscan;
 }
