@@ -20,6 +20,10 @@
  *                           whether the remote server knows the
  *                           extension's objects by their local names
  *   runtime_filter_build.c  the build node (Custom Scan BloomFilterBuild)
+ *   runtime_filter_compute_once.c
+ *                           an expensive build side under a Gather,
+ *                           computed by one process for all (Custom Scan
+ *                           BloomComputeOnce)
  *   runtime_filter_prebuild.c
  *                           a filter built first, from the selective side
  *                           of a nested loop or merge join (Custom Scan

@@ -39,6 +39,10 @@
  * reduces orders, and the orders left filter lineitem).  The estimates
  * still decide (min_rows, max_pass, max_size).
  *
+ * Last, under each Gather, the build side of a filter under a Hash node
+ * that is not a Parallel Hash, when expensive, is computed by one process
+ * for all (runtime_filter_compute_once.c).
+ *
  * Rescans: a join whose hash table may be built again with other rows
  * (a join under a nested loop's inner side, in a subplan, or in a
  * scrollable or holdable cursor) filters only through nodes that never
