@@ -64,14 +64,20 @@ typedef enum SharedRowsState
 	ROWS_ABANDONED
 } SharedRowsState;
 
-typedef struct SharedRows
+/* What the processes share of an execution, and EXPLAIN shows. */
+typedef struct RowsStatus
 {
-	slock_t		mutex;
 	SharedRowsState state;
 	int			producer;		/* its ParallelWorkerNumber (-1: the leader) */
 	int			readers;		/* processes that read the file */
 	int64		rows;
 	uint64		bytes;
+} RowsStatus;
+
+typedef struct SharedRows
+{
+	slock_t		mutex;
+	RowsStatus	status;
 	dsm_handle	segment;		/* for the workers' attach to the file set */
 	ConditionVariable done;		/* broadcast at DONE and ABANDONED */
 	SharedFileSet fileset;
@@ -99,13 +105,9 @@ typedef struct OnceState
 	int64		written_rows;
 	uint64		written_bytes;
 
-	/* for EXPLAIN ANALYZE, kept when the shared memory goes */
-	bool		shown;
-	SharedRowsState last_state;
-	int			last_producer;
-	int			last_readers;
-	int64		last_rows;
-	uint64		last_bytes;
+	/* for EXPLAIN ANALYZE, kept when the shared memory goes (UNCLAIMED:
+	 * nothing to show) */
+	RowsStatus	last;
 } OnceState;
 
 static Node *create_state(CustomScan *cscan);
@@ -293,7 +295,7 @@ shared_state(SharedRows *shared)
 	SharedRowsState result;
 
 	SpinLockAcquire(&shared->mutex);
-	result = shared->state;
+	result = shared->status.state;
 	SpinLockRelease(&shared->mutex);
 	return result;
 }
@@ -302,7 +304,7 @@ static void
 set_shared_state(SharedRows *shared, SharedRowsState to)
 {
 	SpinLockAcquire(&shared->mutex);
-	shared->state = to;
+	shared->status.state = to;
 	SpinLockRelease(&shared->mutex);
 	ConditionVariableBroadcast(&shared->done);
 }
@@ -338,11 +340,11 @@ decide(OnceState *state)
 		return;
 	}
 	SpinLockAcquire(&shared->mutex);
-	seen = shared->state;
+	seen = shared->status.state;
 	if (seen == ROWS_UNCLAIMED)
 	{
-		shared->state = ROWS_PRODUCING;
-		shared->producer = ParallelWorkerNumber;
+		shared->status.state = ROWS_PRODUCING;
+		shared->status.producer = ParallelWorkerNumber;
 	}
 	SpinLockRelease(&shared->mutex);
 
@@ -378,8 +380,8 @@ produce_next(OnceState *state)
 		/* closing flushes the file; the readers open it by its name */
 		close_file(state);
 		SpinLockAcquire(&state->shared->mutex);
-		state->shared->rows = state->written_rows;
-		state->shared->bytes = state->written_bytes;
+		state->shared->status.rows = state->written_rows;
+		state->shared->status.bytes = state->written_bytes;
 		SpinLockRelease(&state->shared->mutex);
 		set_shared_state(state->shared, ROWS_DONE);
 		/* a rescan with the same parameters reads the file */
@@ -412,7 +414,7 @@ read_next(OnceState *state)
 		if (!state->counted)
 		{
 			SpinLockAcquire(&state->shared->mutex);
-			state->shared->readers++;
+			state->shared->status.readers++;
 			SpinLockRelease(&state->shared->mutex);
 			state->counted = true;
 		}
@@ -501,11 +503,9 @@ static void
 reset_shared(SharedRows *shared)
 {
 	SpinLockAcquire(&shared->mutex);
-	shared->state = ROWS_UNCLAIMED;
-	shared->producer = -1;
-	shared->readers = 0;
-	shared->rows = 0;
-	shared->bytes = 0;
+	memset(&shared->status, 0, sizeof(shared->status));
+	shared->status.state = ROWS_UNCLAIMED;
+	shared->status.producer = -1;
 	SpinLockRelease(&shared->mutex);
 }
 
@@ -583,12 +583,7 @@ shutdown_once(CustomScanState *node)
 		abandon(state);
 	close_file(state);
 	SpinLockAcquire(&shared->mutex);
-	state->shown = shared->state != ROWS_UNCLAIMED;
-	state->last_state = shared->state;
-	state->last_producer = shared->producer;
-	state->last_readers = shared->readers;
-	state->last_rows = shared->rows;
-	state->last_bytes = shared->bytes;
+	state->last = shared->status;
 	SpinLockRelease(&shared->mutex);
 	state->shared = NULL;
 }
@@ -606,22 +601,22 @@ explain_once(CustomScanState *node, List *ancestors, ExplainState *es)
 		return;
 	if (state->shared != NULL)
 		shutdown_once(node);
-	if (!state->shown)
+	if (state->last.state == ROWS_UNCLAIMED)
 		return;
 	initStringInfo(&buf);
-	if (state->last_state == ROWS_ABANDONED)
+	if (state->last.state == ROWS_ABANDONED)
 		appendStringInfoString(&buf, "no: abandoned, each process computed the rows");
 	else
 	{
-		if (state->last_producer < 0)
+		if (state->last.producer < 0)
 			appendStringInfoString(&buf, "by the leader");
 		else
-			appendStringInfo(&buf, "by worker %d", state->last_producer);
-		if (state->last_state == ROWS_DONE)
+			appendStringInfo(&buf, "by worker %d", state->last.producer);
+		if (state->last.state == ROWS_DONE)
 			appendStringInfo(&buf, ", " INT64_FORMAT " rows, " UINT64_FORMAT " kB, read by %d %s",
-							 state->last_rows, (state->last_bytes + 1023) / 1024,
-							 state->last_readers,
-							 state->last_readers == 1 ? "other process" : "other processes");
+							 state->last.rows, (state->last.bytes + 1023) / 1024,
+							 state->last.readers,
+							 state->last.readers == 1 ? "other process" : "other processes");
 		else
 			appendStringInfoString(&buf, ", unfinished when the query ended");
 	}

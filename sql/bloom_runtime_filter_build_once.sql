@@ -32,18 +32,13 @@ SELECT g AS id, (g * 31) % 3000 AS k, g % 9 + 1 AS qty FROM generate_series(1, 2
 CREATE TABLE bo_dim WITH (parallel_workers = 0) AS SELECT g AS k, g % 30 = 0 AS sel, g % 7 AS grp FROM generate_series(0, 2999) g;
 ANALYZE bo_fact, bo_sales, bo_dim;
 
+\i :abs_srcdir/sql/include/runtime_filter_same.sql
 CREATE FUNCTION bo_same(q text)
 RETURNS TABLE (once bool, row_count int, same bool)
-LANGUAGE plpgsql AS $$
-DECLARE
-    r record;
-BEGIN
-    SELECT * INTO r FROM pg_temp.on_and_off('bloomfilter.runtime_filter_build_once', q);
-    IF r.plan_off LIKE '%BloomComputeOnce%' THEN
-        RAISE EXCEPTION 'computed once with the setting off: %', r.plan_off;
-    END IF;
-    RETURN QUERY SELECT strpos(r.plan_on, 'BloomComputeOnce') > 0, r.row_count, r.same;
-END $$;
+LANGUAGE sql AS $$
+    SELECT * FROM pg_temp.same_on_off('bloomfilter.runtime_filter_build_once', q,
+                                      'BloomComputeOnce', 'BloomComputeOnce')
+$$;
 
 -- What EXPLAIN ANALYZE says of the node: who computed the rows depends on
 -- which process came first, and how many read them on the workers started.
