@@ -246,6 +246,8 @@ bloom_runtime_spec_to_list(const RuntimeFilterSpec *spec)
 	list = lappend(list, makeInteger(spec->has_keyset ? spec->keyset_paramid : -1));
 	list = lappend(list, makeInteger((int) spec->lookup_index));
 	list = lappend(list, makeInteger(spec->lookup_max_keys));
+	list = lappend(list, makeInteger(spec->keyset_max));
+	list = lappend(list, makeInteger(spec->lookup_max_rows));
 	/* the bounds, or NIL (int64s as text: an Integer node holds an int) */
 	return lappend(list, !spec->has_bounds ? NIL :
 				   list_make2(makeString(psprintf(INT64_FORMAT, spec->bounds.min)),
@@ -271,10 +273,12 @@ bloom_runtime_spec_from_list(List *list, RuntimeFilterSpec *spec)
 	spec->has_keyset = spec->keyset_paramid >= 0;
 	spec->lookup_index = (Oid) intVal(list_nth(list, 7));
 	spec->lookup_max_keys = intVal(list_nth(list, 8));
-	spec->has_bounds = list_nth(list, 9) != NIL;
+	spec->keyset_max = intVal(list_nth(list, 9));
+	spec->lookup_max_rows = intVal(list_nth(list, 10));
+	spec->has_bounds = list_nth(list, 11) != NIL;
 	if (spec->has_bounds)
 	{
-		List	   *bounds = list_nth(list, 9);
+		List	   *bounds = list_nth(list, 11);
 
 		spec->bounds.min = pg_strtoint64(strVal(linitial(bounds)));
 		spec->bounds.max = pg_strtoint64(strVal(lsecond(bounds)));

@@ -256,6 +256,16 @@ typedef struct RuntimeKeyRange
  */
 #define RUNTIME_KEYSET_MAX 1024
 
+/*
+ * A probe scan whose index lookups may take more keys than that (a heap in
+ * the order of the index: runtime_filter_keyset.c) raises its filter's
+ * bound (RuntimeFilterSpec.keyset_max) up to this, 2 MB of keys: the build
+ * then keeps up to that many, and the probes test the Bloom filter still
+ * for a set above RUNTIME_KEYSET_MAX (too big for the cache); the set is
+ * there for the lookups.
+ */
+#define RUNTIME_LOOKUP_MAX_KEYS (256 * 1024)
+
 typedef struct RuntimeKeySet
 {
 	int64		nkeys;
@@ -285,10 +295,14 @@ typedef struct RuntimeFilterSpec
 	int			range_paramid;	/* its PARAM_EXEC slot, if has_range */
 	bool		has_keyset;		/* the exact-set tier (see RuntimeKeySet) */
 	int			keyset_paramid; /* its PARAM_EXEC slot, if has_keyset */
+	int			keyset_max;		/* the most keys of the set: RUNTIME_KEYSET_MAX,
+								 * or more for a probe's lookups */
 	/* a probe scan's index lookups (runtime_filter_keyset.c): the btree
-	 * index its key leads, or InvalidOid, and the most keys to look up */
+	 * index its key leads, or InvalidOid, the most keys to look up, and
+	 * the most rows they may fetch (estimated from a sample of the keys) */
 	Oid			lookup_index;
 	int			lookup_max_keys;
+	int			lookup_max_rows;
 	/* a probe's: the bounds its relation holds of the key, whose scan is
 	 * skipped when the range misses them (runtime_filter_prune.h) */
 	bool		has_bounds;
@@ -391,7 +405,8 @@ extern bool bloom_runtime_is_wrap(Plan *plan);
 /* ---- index lookups of the exact set (runtime_filter_keyset.c) ---- */
 
 /* The index lookups of spec at scan (a heap Seq Scan or a batched probe
- * scan) with key, if any: spec's lookup_index and lookup_max_keys. */
+ * scan) with key, if any: spec's lookup_index, lookup_max_keys and
+ * lookup_max_rows; it raises spec's keyset_max to lookup_max_keys. */
 extern void bloom_runtime_lookup_plan(PlannedStmt *stmt, Plan *scan, Expr *key,
 									  RuntimeFilterSpec *spec);
 

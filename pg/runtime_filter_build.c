@@ -18,10 +18,12 @@
  * value, published in a slot of its own when the build ends, even past
  * the size setting (two numbers); under a Parallel Hash each participant
  * narrows the shared range with its own before the build barrier
- * (runtime_filter.h).  It keeps its distinct keys as well, up to
- * RUNTIME_KEYSET_MAX (a table of twice as many slots, 18 kB), published
- * sorted in a third slot (the exact set); under a Parallel Hash each
- * participant appends its own to a shared array, which the probe sorts.
+ * (runtime_filter.h).  It keeps its distinct keys as well, up to the
+ * spec's keyset_max (RUNTIME_KEYSET_MAX, more where a probe's index
+ * lookups take more), in a table of open addressing that doubles while
+ * at most half full, published sorted in a third slot (the exact set);
+ * under a Parallel Hash each participant appends its own to a shared array
+ * of keyset_max keys, which the probe sorts.
  *
  * Memory: the hashes are kept until the end (8 bytes a key), then the
  * filter is sized for their count at the target rate; past the
@@ -54,7 +56,8 @@
  * checks for interrupts. */
 #define BUILD_CHUNK 4096
 
-/* Slots of the table of distinct keys (a power of two, at most half full). */
+/* Slots of the table of distinct keys at first (a power of two, at most
+ * half full: it doubles). */
 #define KEYSET_SLOTS (2 * RUNTIME_KEYSET_MAX)
 
 /* The shared exact set: a varlena header, then a RuntimeKeySet (8-byte
@@ -65,7 +68,7 @@ typedef struct SharedKeySet
 	uint32		pad;
 	uint32		header;
 	pg_atomic_uint64 nkeys;
-	int64		keys[RUNTIME_KEYSET_MAX];
+	int64		keys[FLEXIBLE_ARRAY_MEMBER];	/* keyset_max */
 } SharedKeySet;
 
 StaticAssertDecl(offsetof(SharedKeySet, nkeys) == offsetof(SharedKeySet, header) + VARHDRSZ &&
@@ -85,6 +88,7 @@ typedef struct SharedFilter
 	uint32		range_header;
 	pg_atomic_uint64 range_min;
 	pg_atomic_uint64 range_max;
+	uint32		keyset_size;	/* the exact set's bytes, from keyset_offset */
 } SharedFilter;
 
 StaticAssertDecl(sizeof(pg_atomic_uint64) == sizeof(int64) &&
@@ -106,10 +110,12 @@ typedef struct BuildState
 	 * private filter */
 	bool		any_key;
 	RuntimeKeyRange range;
-	/* the distinct keys (has_keyset), open addressing in twice as many
-	 * slots as the set may hold, until there are too many */
+	/* the distinct keys (has_keyset), open addressing in set_capacity
+	 * slots (at least twice the keys), until there are more than set_max */
 	int64	   *set_slots;
 	bool	   *set_used;
+	int			set_capacity;
+	int			set_max;
 	int			set_n;
 	bool		set_overflow;
 	uint64	   *hashes;
@@ -288,22 +294,79 @@ clear_param(BuildState *state)
 	}
 }
 
+/* The first slot of key in a table of mask + 1 slots (Fibonacci hashing,
+ * the high bits: the low ones of a product are those of the key's). */
+static inline uint32
+keyset_slot(int64 key, uint32 mask)
+{
+	return (uint32) (((uint64) key * UINT64CONST(0x9E3779B97F4A7C15)) >> 32) & mask;
+}
+
+/* A table of capacity slots, empty (query memory: the hashes' context is
+ * reset on an overflow of the hashes, the set is not). */
+static void
+keyset_alloc(BuildState *state, int capacity)
+{
+	MemoryContext cxt = state->css.ss.ps.state->es_query_cxt;
+
+	if (state->set_slots != NULL)
+	{
+		pfree(state->set_slots);
+		pfree(state->set_used);
+	}
+	state->set_slots = MemoryContextAlloc(cxt, capacity * sizeof(int64));
+	state->set_used = MemoryContextAllocZero(cxt, capacity * sizeof(bool));
+	state->set_capacity = capacity;
+}
+
+/* Twice the slots, every key placed again. */
+static void
+keyset_grow(BuildState *state)
+{
+	int64	   *slots = state->set_slots;
+	bool	   *used = state->set_used;
+	int			old = state->set_capacity;
+	uint32		mask = 2 * old - 1;
+
+	state->set_slots = NULL;
+	keyset_alloc(state, 2 * old);
+	for (int i = 0; i < old; i++)
+		if (used[i])
+		{
+			uint32		slot = keyset_slot(slots[i], mask);
+
+			while (state->set_used[slot])
+				slot = (slot + 1) & mask;
+			state->set_used[slot] = true;
+			state->set_slots[slot] = slots[i];
+		}
+	pfree(slots);
+	pfree(used);
+}
+
 /* Note key in the exact set (has_keyset), until there are too many. */
 static void
 keyset_add(BuildState *state, int64 key)
 {
-	uint32		slot = (uint32) (((uint64) key * UINT64CONST(0x9E3779B97F4A7C15)) >> 40) &
-		(KEYSET_SLOTS - 1);
+	uint32		mask = state->set_capacity - 1;
+	uint32		slot = keyset_slot(key, mask);
 
 	while (state->set_used[slot])
 	{
 		if (state->set_slots[slot] == key)
 			return;
-		slot = (slot + 1) & (KEYSET_SLOTS - 1);
+		slot = (slot + 1) & mask;
 	}
-	if (state->set_n >= RUNTIME_KEYSET_MAX)
+	if (state->set_n >= state->set_max)
 	{
 		state->set_overflow = true;
+		return;
+	}
+	if (2 * (state->set_n + 1) > state->set_capacity)
+	{
+		CHECK_FOR_INTERRUPTS();
+		keyset_grow(state);
+		keyset_add(state, key);
 		return;
 	}
 	state->set_used[slot] = true;
@@ -326,10 +389,10 @@ publish_keyset(BuildState *state)
 	value = MemoryContextAlloc(state->cxt, VARHDRSZ + offsetof(RuntimeKeySet, keys) + n * sizeof(int64));
 	SET_VARSIZE(value, VARHDRSZ + offsetof(RuntimeKeySet, keys) + n * sizeof(int64));
 	set = (RuntimeKeySet *) VARDATA(value);
-	set->nkeys = state->set_overflow ? RUNTIME_KEYSET_MAX + 1 : n;
+	set->nkeys = state->set_overflow ? (int64) state->set_max + 1 : n;
 	n = 0;
 	if (!state->set_overflow)
-		for (int i = 0; i < KEYSET_SLOTS; i++)
+		for (int i = 0; i < state->set_capacity; i++)
 			if (state->set_used[i])
 				set->keys[n++] = state->set_slots[i];
 	qsort(set->keys, n, sizeof(int64), bloom_runtime_compare_int64);
@@ -392,8 +455,8 @@ begin_build(CustomScanState *node, EState *estate, int eflags)
 	/* outside cxt, which an overflow of the hashes resets */
 	if (state->spec.has_keyset)
 	{
-		state->set_slots = MemoryContextAlloc(estate->es_query_cxt, KEYSET_SLOTS * sizeof(int64));
-		state->set_used = MemoryContextAllocZero(estate->es_query_cxt, KEYSET_SLOTS * sizeof(bool));
+		state->set_max = Max(state->spec.keyset_max, RUNTIME_KEYSET_MAX);
+		keyset_alloc(state, KEYSET_SLOTS);
 	}
 	clear_param(state);
 }
@@ -426,7 +489,7 @@ reset_shared_keyset(SharedFilter *shared)
 {
 	SharedKeySet *set = shared_keyset(shared);
 
-	SET_VARSIZE(&set->header, sizeof(SharedKeySet) - offsetof(SharedKeySet, header));
+	SET_VARSIZE(&set->header, shared->keyset_size - offsetof(SharedKeySet, header));
 	pg_atomic_write_u64(&set->nkeys, 0);
 }
 
@@ -467,7 +530,7 @@ reset_build(BuildState *state)
 	state->set_n = 0;
 	state->set_overflow = false;
 	if (state->set_used != NULL)
-		memset(state->set_used, 0, KEYSET_SLOTS * sizeof(bool));
+		memset(state->set_used, 0, state->set_capacity * sizeof(bool));
 	if (state->shared == NULL)
 		clear_param(state);
 }
@@ -621,11 +684,11 @@ finish_shared(BuildState *state)
 	{
 		SharedKeySet *set = shared_keyset(state->shared);
 		/* too many: claim more than the room, so that every reader sees so */
-		uint64		want = state->set_overflow ? RUNTIME_KEYSET_MAX + 1 : (uint64) state->set_n;
+		uint64		want = state->set_overflow ? (uint64) state->set_max + 1 : (uint64) state->set_n;
 		uint64		at = pg_atomic_fetch_add_u64(&set->nkeys, want);
 
-		if (at + want <= RUNTIME_KEYSET_MAX)
-			for (int i = 0; i < KEYSET_SLOTS; i++)
+		if (at + want <= (uint64) state->set_max)
+			for (int i = 0; i < state->set_capacity; i++)
 				if (state->set_used[i])
 					set->keys[at++] = state->set_slots[i];
 	}
@@ -703,6 +766,16 @@ shared_keyset_offset(uint64 nbits)
 	return (uint32) TYPEALIGN(8, shared_value_offset() + VARHDRSZ + bloom_serialized_size(nbits));
 }
 
+/* The shared set's bytes: room for the spec's most keys. */
+static uint32
+shared_keyset_size(BuildState *state)
+{
+	if (!state->spec.has_keyset)
+		return 0;
+	return (uint32) (offsetof(SharedKeySet, keys) +
+					 Max(state->spec.keyset_max, RUNTIME_KEYSET_MAX) * sizeof(int64));
+}
+
 static Size
 estimate_dsm(CustomScanState *node, ParallelContext *pcxt)
 {
@@ -712,7 +785,7 @@ estimate_dsm(CustomScanState *node, ParallelContext *pcxt)
 
 	(void) pcxt;
 	shared_params(state, &nbits, &nhashes);
-	return shared_keyset_offset(nbits) + (state->spec.has_keyset ? sizeof(SharedKeySet) : 0);
+	return shared_keyset_offset(nbits) + shared_keyset_size(state);
 }
 
 static void
@@ -736,6 +809,7 @@ initialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
 	reset_shared_range(shared);
 	shared->value_offset = shared_value_offset();
 	shared->keyset_offset = shared_keyset_offset(nbits);
+	shared->keyset_size = shared_keyset_size(state);
 	if (state->spec.has_keyset)
 		reset_shared_keyset(shared);
 	value = shared_value(shared);

@@ -118,6 +118,7 @@ bloom_runtime_place_probe(InjectContext *cx, Plan **link, List *keys, RuntimeFil
 	spec->has_range = has_range && linitial_int(spec->integer_keys);
 	spec->has_keyset = spec->has_range;
 	/* a heap scan may read the exact set's rows through an index */
+	/* (the build keeps as many keys as the most any probe looks up) */
 	bloom_runtime_lookup_plan(cx->stmt, scan, linitial(keys), spec);
 	/* a relation whose constraints bound the key: skipped when the range
 	 * misses them (runtime_filter_prune.c) */
@@ -248,6 +249,7 @@ add_local_filter(InjectContext *cx, HashJoin *hj, Hash *hash, List *groups, doub
 	/* and its exact set, when it has few (same condition) */
 	spec.has_keyset = has_range;
 	spec.keyset_paramid = has_range ? bloom_runtime_new_param(cx, BYTEAOID) : -1;
+	spec.keyset_max = RUNTIME_KEYSET_MAX;
 
 	/* the probes: each scan of the mask, with its keys in the mask's order */
 	spec.hashfuncs = probe_funcs;
@@ -287,6 +289,7 @@ add_local_filter(InjectContext *cx, HashJoin *hj, Hash *hash, List *groups, doub
 	spec.has_keyset = has_range;
 	spec.lookup_index = InvalidOid;
 	spec.lookup_max_keys = 0;
+	spec.lookup_max_rows = 0;
 	add_build(cx, hj, hash, build_keys, &spec);
 	record_pass(cx, spec.paramid, pass);
 }

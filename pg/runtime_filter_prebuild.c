@@ -1144,6 +1144,7 @@ place_filter(InjectContext *cx, RuntimeFilterSpec *spec, List *targets, Oid coll
 	spec->est_keys = est_keys;
 	spec->range_paramid = has_range ? bloom_runtime_new_param(cx, BYTEAOID) : -1;
 	spec->keyset_paramid = has_range ? bloom_runtime_new_param(cx, BYTEAOID) : -1;
+	spec->keyset_max = RUNTIME_KEYSET_MAX;
 	foreach(lc, targets)
 	{
 		Target	   *t = lfirst(lc);
@@ -1160,6 +1161,7 @@ place_filter(InjectContext *cx, RuntimeFilterSpec *spec, List *targets, Oid coll
 	spec->has_bounds = false;
 	spec->lookup_index = InvalidOid;
 	spec->lookup_max_keys = 0;
+	spec->lookup_max_rows = 0;
 }
 
 /* The cost a row of the conditions with a subplan that move from scan to

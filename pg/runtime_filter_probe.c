@@ -132,8 +132,21 @@ bloom_runtime_read_keyset(RuntimeProbe *rf, ParamExecData *prm)
 	/* a RuntimeKeySet, maybe unaligned (a copy a Gather sent) */
 	set = VARDATA_ANY(DatumGetPointer(prm->value));
 	memcpy(&nkeys, set + offsetof(RuntimeKeySet, nkeys), sizeof(int64));
-	if (nkeys < 0 || nkeys > RUNTIME_KEYSET_MAX)
-		return false;			/* too many keys */
+	/* too many keys: for the build; or more than this probe looks up (its
+	 * bound may be less than the build's, which another probe raised) */
+	if (nkeys < 0 || nkeys > Max(rf->spec.keyset_max, RUNTIME_KEYSET_MAX) ||
+		(nkeys > RUNTIME_KEYSET_MAX && nkeys > rf->spec.lookup_max_keys))
+		return false;
+	if (nkeys > rf->keyset_room)
+	{
+		MemoryContext cxt = GetMemoryChunkContext(rf);
+		int			room = Max((int) nkeys, 64);
+
+		if (rf->keyset != NULL)
+			pfree(rf->keyset);
+		rf->keyset = MemoryContextAlloc(cxt, room * sizeof(int64));
+		rf->keyset_room = room;
+	}
 	memcpy(rf->keyset, set + offsetof(RuntimeKeySet, keys), nkeys * sizeof(int64));
 	/* a Parallel Hash's participants append theirs unsorted, maybe the same */
 	qsort(rf->keyset, nkeys, sizeof(int64), bloom_runtime_compare_int64);
@@ -141,6 +154,10 @@ bloom_runtime_read_keyset(RuntimeProbe *rf, ParamExecData *prm)
 		if (n == 0 || rf->keyset[n - 1] != rf->keyset[i])
 			rf->keyset[n++] = rf->keyset[i];
 	rf->keyset_n = n;
+	rf->keyset_keys = true;
+	/* a bigger set is not for the cache: the Bloom filter is probed */
+	if (n > RUNTIME_KEYSET_MAX)
+		return false;
 	keyset_index(rf);
 	rf->keyset_present = true;
 	return true;
@@ -220,6 +237,7 @@ bloom_runtime_forget_filters(RuntimeProbe **filters, int nfilters)
 		rf->present = false;
 		rf->range_present = false;
 		rf->keyset_read = false;
+		rf->keyset_keys = false;
 		rf->keyset_present = false;
 		rf->off = false;
 		rf->window_probed = 0;

@@ -36,9 +36,13 @@ typedef struct RuntimeProbe
 	bool		range_present;	/* the range tier, read from its own */
 	RuntimeKeyRange range;
 	bool		keyset_read;	/* the exact set's slot read: a set, or none */
-	bool		keyset_present; /* the exact set, in place of the Bloom filter */
+	bool		keyset_keys;	/* the set's keys are in keyset */
+	bool		keyset_present; /* and probed in place of the Bloom filter (at
+								 * most RUNTIME_KEYSET_MAX: a bigger set is
+								 * for index lookups only) */
 	int			keyset_n;
-	int64		keyset[RUNTIME_KEYSET_MAX]; /* sorted, distinct */
+	int64	   *keyset;			/* sorted, distinct */
+	int			keyset_room;	/* keys allocated */
 	/* the same keys in open addressing, at most half full, for the probes
 	 * (a binary search costs a row several mispredicted branches) */
 	int64	   *keyset_slots;
@@ -136,9 +140,10 @@ extern int	bloom_runtime_probes_init(RuntimeProbe **filters, List *specs, List *
 /* Read each filter not read yet from its parameter slot; whether all are. */
 extern bool bloom_runtime_read_filters(EState *estate, RuntimeProbe **filters, int nfilters);
 
-/* Read the exact set of rf from its slot prm, sorted and without repeats;
- * whether there is one (rf->keyset_read: the slot held a set or "too many",
- * not to be looked at again). */
+/* Read the exact set of rf from its slot prm, sorted and without repeats
+ * (rf->keyset_keys); whether it is probed in place of the Bloom filter
+ * (rf->keyset_present: at most RUNTIME_KEYSET_MAX keys).  rf->keyset_read:
+ * the slot held a set or "too many", not to be looked at again. */
 extern bool bloom_runtime_read_keyset(RuntimeProbe *rf, ParamExecData *prm);
 
 /* Forget the filters read: look for them again (a rescan may rebuild them). */

@@ -150,3 +150,84 @@ RESET min_parallel_table_scan_size;
 RESET parallel_leader_participation;
 
 DROP TABLE ks_fact, ks_fact8, ks_fact2, ks_dim;
+
+-- Sets above 1024 keys, for the lookups only: a table in the order of its
+-- key (correlation 1) may fetch up to 5% of its rows through the index,
+-- and its filter keeps as many keys (the Bloom filter is probed still).
+-- 200,000 rows, 4 per key, in key order; the same rows shuffled; and a
+-- table in order whose first 100 keys have 1,000 rows each (the average
+-- says 2 rows a key: the sample of the keys' index entries says more).
+SET max_parallel_workers_per_gather = 0;
+CREATE TABLE ks_ordered AS SELECT g AS id, g / 4 AS k, g % 89 AS v FROM generate_series(0, 199999) g;
+CREATE INDEX ks_ordered_k ON ks_ordered (k);
+CREATE TABLE ks_shuffled AS SELECT * FROM ks_ordered ORDER BY (id * 7919) % 200003;
+CREATE INDEX ks_shuffled_k ON ks_shuffled (k);
+CREATE TABLE ks_skewed AS
+SELECT g AS id, CASE WHEN g < 100000 THEN g / 1000 ELSE g - 99900 END AS k, g % 89 AS v
+FROM generate_series(0, 199999) g;
+CREATE INDEX ks_skewed_k ON ks_skewed (k);
+CREATE TABLE ks_big_dim AS SELECT g AS k, g % 25 AS grp FROM generate_series(0, 49999) g;
+VACUUM ANALYZE ks_ordered, ks_shuffled, ks_skewed, ks_big_dim;
+SELECT tablename, round(correlation::numeric, 1) AS correlation FROM pg_stats
+WHERE tablename IN ('ks_ordered', 'ks_shuffled', 'ks_skewed') AND attname = 'k' ORDER BY 1;
+
+-- 2,000 keys (grp 7: every 25th key), 8,000 rows: lookups in order, two
+-- chunks of 1,024 keys; shuffled, the same keys: the sequential scan.
+SELECT * FROM ks_explain($$
+SELECT count(*), sum(f.v) FROM ks_ordered f JOIN ks_big_dim d ON d.k = f.k WHERE d.grp = 7$$);
+SELECT 'ordered, 2000 keys' AS q, * FROM ks_same($$
+SELECT f.id, f.v FROM ks_ordered f JOIN ks_big_dim d ON d.k = f.k WHERE d.grp = 7$$);
+SELECT * FROM ks_explain($$
+SELECT count(*), sum(f.v) FROM ks_shuffled f JOIN ks_big_dim d ON d.k = f.k WHERE d.grp = 7$$);
+SELECT 'shuffled, 2000 keys' AS q, * FROM ks_same($$
+SELECT f.id, f.v FROM ks_shuffled f JOIN ks_big_dim d ON d.k = f.k WHERE d.grp = 7$$);
+-- 5,000 keys (20,000 rows): above 5% of the table, no lookups
+SELECT * FROM ks_explain($$
+SELECT count(*) FROM ks_ordered f JOIN ks_big_dim d ON d.k = f.k
+WHERE d.grp IN (7, 8) OR (d.grp = 9 AND d.k < 25000)$$);
+-- the first 100 keys of ks_skewed, 100,000 rows: the sample sees them, no
+-- lookups; 100 keys of one row each: lookups
+SELECT * FROM ks_explain($$
+SELECT count(*) FROM ks_skewed f JOIN ks_big_dim d ON d.k = f.k WHERE d.k < 100$$);
+SELECT 'skewed' AS q, * FROM ks_same($$
+SELECT f.id FROM ks_skewed f JOIN ks_big_dim d ON d.k = f.k WHERE d.k < 100$$);
+SELECT * FROM ks_explain($$
+SELECT count(*) FROM ks_skewed f JOIN ks_big_dim d ON d.k = f.k WHERE d.k BETWEEN 1000 AND 1099$$);
+-- the keys kept for lookups are bounded by the memory a filter may take:
+-- at 8kB, 1,024 keys, so the set of 2,000 is not kept (no lookups)
+SET bloomfilter.runtime_filter_max_size = '8kB';
+SELECT * FROM ks_explain($$
+SELECT count(*), sum(f.v) FROM ks_ordered f JOIN ks_big_dim d ON d.k = f.k WHERE d.grp = 7$$);
+RESET bloomfilter.runtime_filter_max_size;
+-- rescans with sets of 2,000 keys, then 20: the chunks start over
+SET enable_nestloop = on;
+SELECT 'rescans, 2000 keys' AS q, * FROM ks_same($$
+SELECT t.g, s.* FROM (VALUES (7), (8), (1000)) t(g),
+LATERAL (SELECT count(*), sum(f.v) FROM ks_ordered f JOIN ks_big_dim d ON d.k = f.k
+         WHERE d.grp = t.g OR (t.g = 1000 AND d.k < 20)) s$$);
+SELECT * FROM ks_explain($$
+SELECT t.g, s.* FROM (VALUES (7), (8), (1000)) t(g),
+LATERAL (SELECT count(*), sum(f.v) FROM ks_ordered f JOIN ks_big_dim d ON d.k = f.k
+         WHERE d.grp = t.g OR (t.g = 1000 AND d.k < 20)) s$$);
+SET enable_nestloop = off;
+
+-- Parallel: a Parallel Hash's shared set of 2,000 keys, its chunks of keys
+-- taken by the participants in turn (without workers launched the leader
+-- takes them all, so the figures are the same every time), and with
+-- workers the same rows on and off.
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers = 0;
+SELECT * FROM ks_explain($$
+SELECT count(*), sum(f.v) FROM ks_ordered f JOIN ks_big_dim d ON d.k = f.k WHERE d.grp = 7$$);
+RESET max_parallel_workers;
+SELECT 'parallel, 2000 keys' AS q, * FROM ks_same($$
+SELECT f.id, f.v FROM ks_ordered f JOIN ks_big_dim d ON d.k = f.k WHERE d.grp = 7$$);
+SELECT 'parallel, skewed' AS q, * FROM ks_same($$
+SELECT f.id FROM ks_skewed f JOIN ks_big_dim d ON d.k = f.k WHERE d.k < 100 OR d.grp = 3$$);
+RESET max_parallel_workers_per_gather;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;

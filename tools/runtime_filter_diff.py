@@ -43,6 +43,7 @@ statement_timeout both ways (a slow query on a loaded machine is no wrong
 answer; one way alone is a difference).
 """
 import random
+import re
 import sys
 
 import psycopg2
@@ -321,7 +322,9 @@ class StarGenerator:
 # indexes led by their int4, int8 and int2 keys (one of them wider), some
 # rows deleted and updated after the VACUUM (dead rows in the heap and the
 # indexes), and a dimension whose groups of 20 keys (repeated, a NULL) make
-# sets of any size.
+# sets of any size.  kx_ordered has one row a key of 0 to 59999, in the
+# order of k4 and k8 (not of k2): lookups of up to 3,000 keys, sets of more
+# than 1,024 kept for them.
 KEYSET_SETUP = [
     '''DROP TABLE IF EXISTS kx_fact; CREATE TABLE kx_fact AS
        SELECT g AS id, CASE WHEN g % 50 = 0 THEN NULL ELSE g % 12000 END AS k4,
@@ -333,25 +336,32 @@ KEYSET_SETUP = [
        SELECT g AS k4, g::int8 * 3 AS k8, g::int2 AS k2, g % 600 AS grp FROM generate_series(0, 11999) g
        UNION ALL SELECT g, g::int8 * 3, g::int2, g % 600 FROM generate_series(0, 11999, 7) g
        UNION ALL SELECT NULL, NULL, NULL, g FROM generate_series(0, 599, 13) g''',
-    'VACUUM ANALYZE kx_fact, kx_dim',
+    '''DROP TABLE IF EXISTS kx_ordered; CREATE TABLE kx_ordered AS
+       SELECT g AS id, CASE WHEN g % 50 = 0 THEN NULL ELSE g END AS k4, g::int8 * 3 AS k8,
+              (g % 12000)::int2 AS k2, g % 97 AS v, repeat('x', 60) AS pad
+       FROM generate_series(0, 59999) g''',
+    'CREATE INDEX ON kx_ordered (k4)', 'CREATE INDEX ON kx_ordered (k8, v)', 'CREATE INDEX ON kx_ordered (k2)',
+    'VACUUM ANALYZE kx_fact, kx_dim, kx_ordered',
     'DELETE FROM kx_fact WHERE id % 7 = 0',
     'UPDATE kx_fact SET v = v + 1 WHERE id % 11 = 0',
+    'DELETE FROM kx_ordered WHERE id % 13 = 0',
+    'UPDATE kx_ordered SET v = v + 1 WHERE id % 17 = 0',
 ]
 
 # Keyset joins: p the fact, its key pk, the dimension's key dk, a selection
 # sd of a few groups (a small set of keys) or many (no set).
 KEYSET_JOINS = {
-    'inner': 'SELECT p.id, p.v, d.grp FROM kx_fact p JOIN kx_dim d ON p.{pk} = d.{dk} WHERE {sd}',
-    'inner_qual': 'SELECT p.id FROM kx_fact p JOIN kx_dim d ON p.{pk} = d.{dk} WHERE {sd} AND p.v < {v}',
-    'agg': ('SELECT d.grp, count(*), sum(p.v) FROM kx_fact p JOIN kx_dim d ON p.{pk} = d.{dk} '
+    'inner': 'SELECT p.id, p.v, d.grp FROM {fact} p JOIN kx_dim d ON p.{pk} = d.{dk} WHERE {sd}',
+    'inner_qual': 'SELECT p.id FROM {fact} p JOIN kx_dim d ON p.{pk} = d.{dk} WHERE {sd} AND p.v < {v}',
+    'agg': ('SELECT d.grp, count(*), sum(p.v) FROM {fact} p JOIN kx_dim d ON p.{pk} = d.{dk} '
             'WHERE {sd} GROUP BY d.grp'),
-    'semi_in': 'SELECT p.id, p.v FROM kx_fact p WHERE p.{pk} IN (SELECT d.{dk} FROM kx_dim d WHERE {sd})',
-    'semi_exists': 'SELECT p.id FROM kx_fact p WHERE EXISTS (SELECT 1 FROM kx_dim d WHERE p.{pk} = d.{dk} AND {sd})',
+    'semi_in': 'SELECT p.id, p.v FROM {fact} p WHERE p.{pk} IN (SELECT d.{dk} FROM kx_dim d WHERE {sd})',
+    'semi_exists': 'SELECT p.id FROM {fact} p WHERE EXISTS (SELECT 1 FROM kx_dim d WHERE p.{pk} = d.{dk} AND {sd})',
     'lateral': ('SELECT t.x, q.c, q.s FROM (VALUES (0), (1), (7), (599)) t(x), LATERAL (SELECT count(*) AS c, '
-                'sum(p.v) AS s FROM kx_fact p JOIN kx_dim d ON p.{pk} = d.{dk} WHERE {sd} AND d.grp % 8 = t.x % 8) q'),
-    'two_dims': ('SELECT p.id, d.grp, e.grp FROM kx_fact p JOIN kx_dim d ON p.{pk} = d.{dk} '
+                'sum(p.v) AS s FROM {fact} p JOIN kx_dim d ON p.{pk} = d.{dk} WHERE {sd} AND d.grp % 8 = t.x % 8) q'),
+    'two_dims': ('SELECT p.id, d.grp, e.grp FROM {fact} p JOIN kx_dim d ON p.{pk} = d.{dk} '
                  'JOIN kx_dim e ON p.v = e.k4 WHERE {sd} AND e.grp < {v}'),
-    'for_update': 'SELECT p.id FROM kx_fact p JOIN kx_dim d ON p.{pk} = d.{dk} WHERE {sd} FOR UPDATE OF p',
+    'for_update': 'SELECT p.id FROM {fact} p JOIN kx_dim d ON p.{pk} = d.{dk} WHERE {sd} FOR UPDATE OF p',
 }
 
 
@@ -370,9 +380,10 @@ class KeysetGenerator:
             pk = dk = 'k8'  # k8 holds the key times 3
         lo = r.choice([0, 5, 300, 590])
         sd = r.choice([f'd.grp = {lo}', f'd.grp BETWEEN {lo} AND {lo + r.choice([1, 4, 20, 60])}',
-                       f'd.grp < {r.choice([2, 30, 100])}', f'd.grp % 97 = {lo % 97}', 'd.k4 IS NULL'])
+                       f'd.grp < {r.choice([2, 30, 100, 140])}', f'd.grp % 97 = {lo % 97}', 'd.k4 IS NULL'])
         self.shape = r.choice(list(KEYSET_JOINS) + ['inner', 'inner', 'semi_in'])
-        return KEYSET_JOINS[self.shape].format(pk=pk, dk=dk, sd=sd, v=r.choice([3, 50, 90]))
+        return KEYSET_JOINS[self.shape].format(pk=pk, dk=dk, sd=sd, v=r.choice([3, 50, 90]),
+                                               fact=r.choice(['kx_fact', 'kx_ordered']))
 
     def settings(self):
         r = self.rng
@@ -849,7 +860,7 @@ def main():
         counts = {'queries': 0, 'local': 0, 'remote': 0, 'remote_text': 0, 'remote_keys': 0, 'transferred': 0,
                   'prebuilt': 0, 'computed_once': 0, 'differences': 0, 'errors': 0, 'timeouts': 0}
         wrapped = 0
-        exact_sets = lookups = 0
+        exact_sets = lookups = big_lookups = 0
         skipping = 0
         deferred = deferred_built = inner_first = cte_filtered = cte_moved = 0
         for i in range(QUERIES):
@@ -888,6 +899,7 @@ def main():
                 analyzed, _ = explain(cur, sql, 'ANALYZE, TIMING OFF, SUMMARY OFF, ')
                 exact_sets += 'exact set of' in analyzed
                 lookups += 'Index Lookups:' in analyzed
+                big_lookups += any(int(n) > 1024 for n in re.findall(r'Index Lookups: (\d+) keys', analyzed))
             cur.execute('SET bloomfilter.runtime_filter = off')
             off, off_err = run(cur, sql)
             counts['queries'] += 1
@@ -930,7 +942,7 @@ def main():
               f"{counts['computed_once']} with a build side computed once, "
               f"{counts['differences']} differences, {counts['errors']} errors, {counts['timeouts']} timeouts"
               + (f", {wrapped} with the filter node over an index or bitmap scan" if mode == 'scans' else '')
-              + (f", {exact_sets} with an exact set, {lookups} with index lookups" if mode == 'keyset' else '')
+              + (f", {exact_sets} with an exact set, {lookups} with index lookups ({big_lookups} of more than 1,024 keys)" if mode == 'keyset' else '')
               + (f", {skipping} with a partition or child skipped" if mode == 'prune' else ''),
               flush=True)
         for k in total:
