@@ -30,6 +30,10 @@
  *   bloomfilter.runtime_filter_build_once_min_cost
  *                                        the least estimated cost of such a
  *                                        build side (default 1000)
+ *   bloomfilter.runtime_filter_outer_first
+ *                                        on (default) / off: a hash join's
+ *                                        small probe side read first, its
+ *                                        keys filtering the build side
  */
 #include "bloomfilter.h"
 #include "runtime_filter.h"
@@ -118,6 +122,13 @@ bloom_runtime_filter_init(void)
 							 true,
 							 PGC_USERSET, 0,
 							 NULL, NULL, NULL);
+	DefineCustomBoolVariable("bloomfilter.runtime_filter_outer_first",
+							 "Lets a hash join read its small probe side first, to filter its build side by those keys.",
+							 "Where the estimates say the build side's scans drop enough rows, the probe side's rows are stored before the hash table is built and their keys make a filter for the build side.",
+							 &bloomfilter_runtime_filter_outer_first,
+							 true,
+							 PGC_USERSET, 0,
+							 NULL, NULL, NULL);
 	DefineCustomRealVariable("bloomfilter.runtime_filter_build_once_min_cost",
 							 "The least estimated cost of a build side that one process of a parallel plan computes for all.",
 							 "Below it, each process computes its own rows, as without bloomfilter.runtime_filter_build_once.",
@@ -127,6 +138,7 @@ bloom_runtime_filter_init(void)
 							 NULL, NULL, NULL);
 	bloom_runtime_build_register();
 	bloom_runtime_compute_once_register();
+	bloom_runtime_outer_first_register();
 	bloom_runtime_wrap_register();
 	bloom_runtime_prebuild_register();
 	bloom_runtime_plan_init();

@@ -99,6 +99,7 @@ extern bool bloomfilter_runtime_filter_cte_conditions;
 /* Whether an expensive build side under a Gather is computed by one process
  * for all (runtime_filter_compute_once.c). */
 extern bool bloomfilter_runtime_filter_build_once;
+extern bool bloomfilter_runtime_filter_outer_first;
 /* The least estimated cost of a build side computed once. */
 extern double bloomfilter_runtime_filter_build_once_min_cost;
 
@@ -339,6 +340,13 @@ extern List *bloom_runtime_passthrough_tlist(Plan *plan, int varno);
  * not parallel-aware, no flags, plan_node_id the child's (to be set). */
 extern CustomScan *bloom_runtime_passthrough_scan(Plan *child, const CustomScanMethods *methods);
 
+/* ---- a hash join's probe side read first (runtime_filter_outer_first.c) ---- */
+
+/* Name in EXPLAIN: "Custom Scan (BloomOuterFirst)". */
+#define BLOOM_OUTER_FIRST_NAME "BloomOuterFirst"
+
+extern void bloom_runtime_outer_first_register(void);
+
 /* ---- a build side computed once for a parallel plan
  * (runtime_filter_compute_once.c) ---- */
 
@@ -413,6 +421,10 @@ extern void bloom_runtime_lookup_plan(PlannedStmt *stmt, Plan *scan, Expr *key,
 /* Whether expr (of a scan's output, OUTER_VAR) is a key the filter node may
  * compute for every row the scan returns. */
 extern bool bloom_runtime_wrap_key_ok(Expr *expr);
+
+/* The cost a row of the conditions with a subplan that move from scan
+ * (wrappable) up to its filter node, after the filters; 0 for none. */
+extern double bloom_runtime_wrap_moved_cost(Plan *scan);
 
 /* The filter node over scan, probing the filter of spec with keys. */
 extern CustomScan *bloom_runtime_wrap_make(Plan *scan, List *keys, const RuntimeFilterSpec *spec,

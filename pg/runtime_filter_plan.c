@@ -9,7 +9,9 @@
  *     every hash operator strict (a NULL key matches nothing).
  *  2. Estimates: the build side at most the keys a filter of
  *     bloomfilter.runtime_filter_max_size holds; for a local filter, the
- *     probe side at least bloomfilter.runtime_filter_min_rows and (inner,
+ *     probe side at least bloomfilter.runtime_filter_min_rows (or a scan
+ *     of it with a condition that runs a subquery for each row, which
+ *     moves above the filter: runtime_filter_wrap.c) and (inner,
  *     semi and right joins) at most bloomfilter.runtime_filter_max_pass of
  *     the probe rows estimated to find a match (a remote filter needs neither:
  *     a row not shipped saves more than the remote probe costs).
@@ -505,6 +507,12 @@ consider_join(InjectContext *cx, HashJoin *hj, bool may_rescan)
 		group->exprs[t->key] = t->expr;
 		group->hashfuncs[t->key] = t->hashfunc;
 	}
+	/* a small probe side is worth a filter where a scan of it runs a
+	 * subquery for each row (it moves above the filter) */
+	if (!local_ok && !(estimated && pass > bloomfilter_runtime_filter_max_pass))
+		foreach(lc, groups)
+			if (bloom_runtime_wrap_moved_cost(*((ScanGroup *) lfirst(lc))->link) > 0)
+				local_ok = true;
 	if (groups != NIL && local_ok)
 		add_local_filter(cx, hj, hash, groups, build_rows, pass);
 }
@@ -568,7 +576,10 @@ walk_plan(InjectContext *cx, Plan **link, bool may_rescan)
 	walk_plan(cx, &plan->lefttree, may_rescan);
 	walk_plan(cx, &plan->righttree, may_rescan);
 	if (IsA(plan, HashJoin))
+	{
 		consider_join(cx, (HashJoin *) plan, may_rescan);
+		bloom_runtime_outer_first_consider(cx, (HashJoin *) plan, may_rescan);
+	}
 }
 
 /* The largest plan_node_id of the statement. */

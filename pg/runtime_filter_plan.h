@@ -6,6 +6,11 @@
  *                            decides per hash join, adds the nodes
  *   runtime_filter_trace.c   traces a join key down to the scans where rows
  *                            may be dropped
+ *   runtime_filter_prebuild.c filters built first for nested loops and
+ *                            merge joins
+ *   runtime_filter_outer_first.c
+ *                            a hash join's probe side read first, its keys
+ *                            filtering the build side
  *   runtime_filter_remote.c  postgres_fdw: the remote filters' candidates,
  *                            the second planning's placeholders
  *   runtime_filter_remote_schema.c
@@ -136,6 +141,26 @@ extern void bloom_runtime_place_probe(InjectContext *cx, Plan **link, List *keys
  * other.
  */
 extern void bloom_runtime_prebuild_consider(InjectContext *cx, Plan **link, bool may_rescan);
+
+/* Whether a target's scan can probe a filter (a heap Seq Scan, a scan the
+ * filter node can wrap, a probe with room). */
+extern bool bloom_runtime_probe_target(Target *target);
+
+/* How many times the plan at *link runs for one run of root (0 when it is
+ * not below root). */
+extern double bloom_runtime_runs_below(Plan *root, Plan **link);
+
+/* A new filter of one key (*spec) probed at targets, its probe side hashed
+ * by probe_func, its build side by build_func; *spec is then the build's. */
+extern void bloom_runtime_place_filter(InjectContext *cx, RuntimeFilterSpec *spec, List *targets,
+									   Oid collation, double est_keys, Oid probe_func,
+									   Oid build_func);
+
+/* ---- runtime_filter_outer_first.c ---- */
+
+/* A filter of hash join hj's probe side, read first, for the scans of its
+ * build side (hj got no filter of its own). */
+extern void bloom_runtime_outer_first_consider(InjectContext *cx, HashJoin *hj, bool may_rescan);
 
 /* ---- runtime_filter_remote.c ---- */
 

@@ -954,8 +954,8 @@ take_deferred_builds(InjectContext *cx, List *chain)
 }
 
 /* Whether target's scan may probe another filter. */
-static bool
-probe_target(Target *target)
+bool
+bloom_runtime_probe_target(Target *target)
 {
 	Plan	   *scan = *target->link;
 
@@ -969,8 +969,8 @@ probe_target(Target *target)
  * under a nested loop runs once per outer row, and its cost is per run).
  * 0 when *link is not below *root.
  */
-static double
-runs_below(Plan *root, Plan **link)
+double
+bloom_runtime_runs_below(Plan *root, Plan **link)
 {
 	double		runs;
 	ListCell   *lc;
@@ -979,32 +979,32 @@ runs_below(Plan *root, Plan **link)
 		return 0;
 	if (root == *link)
 		return 1;
-	if ((runs = runs_below(root->lefttree, link)) > 0)
+	if ((runs = bloom_runtime_runs_below(root->lefttree, link)) > 0)
 		return runs;
-	if ((runs = runs_below(root->righttree, link)) > 0)
+	if ((runs = bloom_runtime_runs_below(root->righttree, link)) > 0)
 		return IsA(root, NestLoop) ? runs * Max(root->lefttree->plan_rows, 1.0) : runs;
 	switch (nodeTag(root))
 	{
 		case T_SubqueryScan:
-			return runs_below(((SubqueryScan *) root)->subplan, link);
+			return bloom_runtime_runs_below(((SubqueryScan *) root)->subplan, link);
 		case T_Append:
 			foreach(lc, ((Append *) root)->appendplans)
 			{
-				if ((runs = runs_below(lfirst(lc), link)) > 0)
+				if ((runs = bloom_runtime_runs_below(lfirst(lc), link)) > 0)
 					return runs;
 			}
 			break;
 		case T_MergeAppend:
 			foreach(lc, ((MergeAppend *) root)->mergeplans)
 			{
-				if ((runs = runs_below(lfirst(lc), link)) > 0)
+				if ((runs = bloom_runtime_runs_below(lfirst(lc), link)) > 0)
 					return runs;
 			}
 			break;
 		case T_CustomScan:
 			foreach(lc, ((CustomScan *) root)->custom_plans)
 			{
-				if ((runs = runs_below(lfirst(lc), link)) > 0)
+				if ((runs = bloom_runtime_runs_below(lfirst(lc), link)) > 0)
 					return runs;
 			}
 			break;
@@ -1128,8 +1128,8 @@ deferred_build_after(InjectContext *cx, Prebuild *pb, List *targets, double buil
  * build's.  An integer key has its range and exact set too, as a hash
  * join's.
  */
-static void
-place_filter(InjectContext *cx, RuntimeFilterSpec *spec, List *targets, Oid collation,
+void
+bloom_runtime_place_filter(InjectContext *cx, RuntimeFilterSpec *spec, List *targets, Oid collation,
 			 double est_keys, Oid probe_func, Oid build_func)
 {
 	bool		has_range = bloom_runtime_integer_key(probe_func, build_func);
@@ -1162,19 +1162,6 @@ place_filter(InjectContext *cx, RuntimeFilterSpec *spec, List *targets, Oid coll
 	spec->lookup_index = InvalidOid;
 	spec->lookup_max_keys = 0;
 	spec->lookup_max_rows = 0;
-}
-
-/* The cost a row of the conditions with a subplan that move from scan to
- * its filter node (runtime_filter_wrap.c), or 0. */
-static double
-moved_condition_cost(Plan *scan)
-{
-	QualCost	cost;
-
-	if (!(IsA(scan, CteScan) || IsA(scan, FunctionScan)) || !contain_subplans((Node *) scan->qual))
-		return 0;
-	cost_qual_eval(&cost, scan->qual, NULL);
-	return cost.per_tuple;
 }
 
 /* Note the filter of pb built by node; the deferred builds taken into node
@@ -1266,9 +1253,9 @@ add_prebuild(InjectContext *cx, Prebuild *pb, bool may_rescan, bool need_chain)
 	{
 		Target	   *t = lfirst(lc);
 
-		if (!probe_target(t))
+		if (!bloom_runtime_probe_target(t))
 			continue;
-		runs = Max(runs_below(*pb->probe_side, t->link), 1.0);
+		runs = Max(bloom_runtime_runs_below(*pb->probe_side, t->link), 1.0);
 		targets = lappend(targets, t);
 		scans_cost += runs * (*t->link)->total_cost;
 		scans_rows += runs * (*t->link)->plan_rows;
@@ -1277,7 +1264,7 @@ add_prebuild(InjectContext *cx, Prebuild *pb, bool may_rescan, bool need_chain)
 		return;
 	/* a row dropped at the probed scan itself runs none of the conditions
 	 * with a subplan that come up to the filter node */
-	moved = moved_condition_cost(*pb->probe_side);
+	moved = bloom_runtime_wrap_moved_cost(*pb->probe_side);
 	pb->saved_per_row += moved;
 
 	/*
@@ -1302,7 +1289,7 @@ add_prebuild(InjectContext *cx, Prebuild *pb, bool may_rescan, bool need_chain)
 			return;
 	}
 
-	place_filter(cx, &spec, targets, pb->collation, est_keys,
+	bloom_runtime_place_filter(cx, &spec, targets, pb->collation, est_keys,
 				 pb->build_on_left ? right : left, pb->build_on_left ? left : right);
 
 	/* the build: the keys of the selective side's own rows, those that pass
@@ -1446,7 +1433,7 @@ add_inner_first(InjectContext *cx, Plan **link, bool may_rescan)
 	{
 		Target	   *t = lfirst(lc);
 
-		if (!probe_target(t))
+		if (!bloom_runtime_probe_target(t))
 			continue;
 		targets = lappend(targets, t);
 		scans_cost += (*t->link)->total_cost;
@@ -1467,7 +1454,7 @@ add_inner_first(InjectContext *cx, Plan **link, bool may_rescan)
 		(1.0 - pass) * (above + outer->plan_rows * per_row))
 		return;
 
-	place_filter(cx, &spec, targets, clause->inputcollid, est_keys, left, right);
+	bloom_runtime_place_filter(cx, &spec, targets, clause->inputcollid, est_keys, left, right);
 
 	/* the build: on the way into the Material */
 	build = bloom_runtime_build_make(outerPlan(material), list_make1(build_key), &spec, false);

@@ -4,7 +4,10 @@
  * Bitmap Heap Scan, of a table, a partition or an inheritance child; the
  * scan of a CTE or a function): Custom Scan (BloomRuntimeFilter) over the
  * scan (runtime_filter.h).  A CTE's or a function's scan's conditions with
- * a subplan move up into the node, after the filters.
+ * a subplan move up into the node, after the filters; of the other scans,
+ * the conditions with a subplan do, one by one (the others stay in the
+ * scan, which is cheaper at them).  Not a volatile one: it runs for fewer
+ * rows.
  *
  * The scan is the node's outer child (plan.lefttree), so that EXPLAIN,
  * parallel query (a parallel-aware scan's shared state), rescans and the
@@ -36,6 +39,7 @@
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/clauses.h"
+#include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "utils/ruleutils.h"
 
@@ -160,6 +164,35 @@ bloom_runtime_wrap_key_ok(Expr *expr)
 		!expression_returns_set((Node *) expr) && !contain_leaked_vars((Node *) expr);
 }
 
+/* Whether the filter node over scan takes clause of its conditions: of a
+ * CTE's or a function's scan, every one when one has a subplan (a scan
+ * cheap at none of them); of another scan, one with a subplan that is not
+ * volatile (it runs for fewer rows). */
+static bool
+moves(Plan *scan, Node *clause)
+{
+	if (IsA(scan, CteScan) || IsA(scan, FunctionScan))
+		return contain_subplans((Node *) scan->qual);
+	return contain_subplans(clause) && !contain_volatile_functions(clause);
+}
+
+double
+bloom_runtime_wrap_moved_cost(Plan *scan)
+{
+	List	   *moved = NIL;
+	ListCell   *lc;
+	QualCost	cost;
+
+	if (!bloom_runtime_wrappable(scan) || !contain_subplans((Node *) scan->qual))
+		return 0;
+	foreach(lc, scan->qual)
+		if (moves(scan, lfirst(lc)))
+			moved = lappend(moved, lfirst(lc));
+	cost_qual_eval(&cost, moved, NULL);
+	list_free(moved);
+	return cost.per_tuple;
+}
+
 CustomScan *
 bloom_runtime_wrap_make(Plan *scan, List *keys, const RuntimeFilterSpec *spec, int plan_node_id)
 {
@@ -172,15 +205,25 @@ bloom_runtime_wrap_make(Plan *scan, List *keys, const RuntimeFilterSpec *spec, i
 	Assert(bloom_runtime_wrappable(scan));
 
 	/*
-	 * The conditions with a subplan of a CTE's or a function's scan (a
-	 * correlated subquery run for each row) come up here, after the
-	 * filters: a row a filter drops does not run them.  Rows that pass are
-	 * the same either way: the join above drops the others.
+	 * The conditions with a subplan (a correlated subquery run for each
+	 * row) come up here, after the filters: a row a filter drops does not
+	 * run them.  Rows that pass are the same either way: the join above
+	 * drops the others.
 	 */
-	if ((IsA(scan, CteScan) || IsA(scan, FunctionScan)) && contain_subplans((Node *) scan->qual))
+	if (contain_subplans((Node *) scan->qual))
 	{
-		plan->qual = (List *) to_output_mutator((Node *) scan->qual, scan);
-		scan->qual = NIL;
+		List	   *kept = NIL;
+
+		foreach(lc, scan->qual)
+		{
+			Node	   *clause = lfirst(lc);
+
+			if (moves(scan, clause))
+				plan->qual = lappend(plan->qual, to_output_mutator(clause, scan));
+			else
+				kept = lappend(kept, clause);
+		}
+		scan->qual = kept;
 	}
 	plan->startup_cost = scan->startup_cost;
 	plan->total_cost = scan->total_cost;

@@ -28,7 +28,11 @@ indexes and merge joins, whose filters are built first), keyset (small
 selections of a dimension joined to facts with btree indexes on their
 int2, int4 and int8 keys, with dead rows: the exact set of keys, probed
 and looked up through the index; counted: the queries whose EXPLAIN
-ANALYZE shows an exact set, and index lookups), and prune
+ANALYZE shows an exact set, and index lookups), outer (small selections
+of suppliers semi, anti, inner and left joined to stock whose rows each
+run a correlated subquery over sales: a probe side read first, conditions
+moved above a filter; counted: the queries with a probe side read first),
+and prune
 (partitioned and inherited copies of the facts with random bounds of the
 key: range, list, date and int8 partitions, two levels, default
 partitions, CHECK constraints validated and NOT VALID; counted: the
@@ -51,7 +55,8 @@ import psycopg2
 LOCAL_PORT, REMOTE_PORT = int(sys.argv[1]), int(sys.argv[2])
 SEEDS = [int(a) for a in sys.argv[3].split(',')]
 QUERIES = int(sys.argv[4])
-MODES = sys.argv[5].split(',') if len(sys.argv) > 5 else ['local', 'fdw', 'scans', 'transfer', 'star', 'keyset', 'prune']
+MODES = sys.argv[5].split(',') if len(sys.argv) > 5 else ['local', 'fdw', 'scans', 'transfer', 'star', 'keyset', 'prune',
+                                                          'outer']
 
 # The facts (the same rows on both servers): id unique, keys of four types.
 FACTS = {
@@ -365,6 +370,74 @@ KEYSET_JOINS = {
 }
 
 
+# The outer mode (TPC-H's Q20 in small): suppliers of 25 nations, parts of
+# 50 groups, four suppliers a part with their stock, five sales a part and
+# supplier; stock and sales indexed by part and supplier.
+OUTER_SETUP = [
+    '''DROP TABLE IF EXISTS ox_supplier; CREATE TABLE ox_supplier AS
+       SELECT g AS id, g % 25 AS nation, CASE WHEN g % 97 = 0 THEN NULL ELSE g END AS idn
+       FROM generate_series(1, 5000) g''',
+    '''DROP TABLE IF EXISTS ox_part; CREATE TABLE ox_part AS
+       SELECT g AS k, g % 50 AS grp FROM generate_series(1, 20000) g''',
+    '''DROP TABLE IF EXISTS ox_stock; CREATE TABLE ox_stock AS
+       SELECT p AS part, (p * 13 + s * 1249) % 5000 + 1 AS supp, (p * (s + 1)) % 10 AS qty
+       FROM generate_series(1, 20000) p, generate_series(0, 3) s''',
+    'CREATE INDEX ON ox_stock (part, supp)',
+    '''DROP TABLE IF EXISTS ox_sales; CREATE TABLE ox_sales AS
+       SELECT p AS part, (p * 13 + (g % 4) * 1249) % 5000 + 1 AS supp, g % 3 AS qty
+       FROM generate_series(1, 20000) p, generate_series(1, 5) g''',
+    'CREATE INDEX ON ox_sales (part, supp)',
+    'VACUUM ANALYZE ox_supplier, ox_part, ox_stock, ox_sales',
+]
+
+# Outer joins: a selection ss of suppliers (s.{sk}: id, or idn with NULLs)
+# and the stock of parts of some groups {pg} whose quantity passes a
+# correlated subquery over the sales {cond}.
+OUTER_STOCK = ('SELECT st.supp, st.part, st.qty FROM ox_stock st JOIN ox_part p ON p.k = st.part '
+               'WHERE {pg} AND {cond}')
+OUTER_JOINS = {
+    'semi': 'SELECT s.id FROM ox_supplier s WHERE {ss} AND s.{sk} IN (SELECT x.supp FROM (' + OUTER_STOCK + ') x)',
+    'exists': ('SELECT s.id FROM ox_supplier s WHERE {ss} AND EXISTS (SELECT 1 FROM (' + OUTER_STOCK +
+               ') x WHERE x.supp = s.{sk})'),
+    'anti': ('SELECT s.id FROM ox_supplier s WHERE {ss} AND NOT EXISTS (SELECT 1 FROM (' + OUTER_STOCK +
+             ') x WHERE x.supp = s.{sk})'),
+    'inner': 'SELECT s.id, x.part FROM ox_supplier s JOIN (' + OUTER_STOCK + ') x ON x.supp = s.{sk} WHERE {ss}',
+    'left': 'SELECT s.id, x.part FROM ox_supplier s LEFT JOIN (' + OUTER_STOCK + ') x ON x.supp = s.{sk} WHERE {ss}',
+    'agg': ('SELECT s.nation, count(*) FROM ox_supplier s JOIN (' + OUTER_STOCK +
+            ') x ON x.supp = s.{sk} WHERE {ss} GROUP BY s.nation'),
+    'lateral': ('SELECT t.n, c.n FROM (VALUES (3), (15)) t(n), LATERAL (SELECT count(*) AS n FROM ox_supplier s '
+                'WHERE s.nation = t.n AND s.{sk} IN (SELECT x.supp FROM (' + OUTER_STOCK + ') x)) c'),
+}
+
+
+class OuterGenerator:
+    """Small selections of suppliers joined to stock whose rows each run a
+    subquery (a probe side read first, conditions moved above a filter)."""
+
+    def __init__(self, rng):
+        self.rng = rng
+
+    def query(self):
+        r = self.rng
+        ss = r.choice(['s.nation = 15', 's.nation IN (3, 15)', 's.nation < 20', 's.id % 50 = 7', 's.nation = 99'])
+        pg = r.choice(['p.grp = 3', 'p.grp < 3', 'p.grp IN (3, 28)', 'p.grp < 20'])
+        cond = r.choice(['st.qty > (SELECT 0.5 * sum(l.qty) FROM ox_sales l WHERE l.part = st.part AND l.supp = st.supp)',
+                         'st.qty >= (SELECT count(*) FROM ox_sales l WHERE l.part = st.part AND l.supp = st.supp)',
+                         'EXISTS (SELECT 1 FROM ox_sales l WHERE l.part = st.part AND l.supp = st.supp AND l.qty = 2)',
+                         'st.qty > 3'])
+        shape = r.choice(list(OUTER_JOINS) + ['semi', 'semi'])
+        return OUTER_JOINS[shape].format(ss=ss, pg=pg, cond=cond, sk=r.choice(['id', 'id', 'idn']))
+
+    def settings(self):
+        r = self.rng
+        s = {'bloomfilter.runtime_filter_min_rows': r.choice(['0', '10000']),
+             'bloomfilter.runtime_filter_max_pass': r.choice(['0.5', '1']),
+             'work_mem': r.choice(['64kB', '4MB']),
+             'enable_mergejoin': r.choice(['on', 'off'])}
+        s.update(parallel_settings(r))
+        return s
+
+
 class KeysetGenerator:
     """Small selections of a dimension joined to indexed facts (the exact set)."""
 
@@ -455,6 +528,9 @@ def setup():
         setup_star(cur)
         if 'keyset' in MODES:
             for sql in KEYSET_SETUP:
+                cur.execute(sql)
+        if 'outer' in MODES:
+            for sql in OUTER_SETUP:
                 cur.execute(sql)
     return local
 
@@ -847,18 +923,19 @@ def main():
     if 'scans' in MODES:
         setup_scans(cur)
     total = {'queries': 0, 'local': 0, 'remote': 0, 'remote_text': 0, 'remote_keys': 0, 'transferred': 0,
-             'prebuilt': 0, 'computed_once': 0, 'differences': 0, 'errors': 0, 'timeouts': 0}
+             'prebuilt': 0, 'computed_once': 0, 'read_first': 0, 'differences': 0, 'errors': 0, 'timeouts': 0}
     failed = False
     for seed, mode in ((seed, mode) for seed in SEEDS for mode in MODES):
         rng = random.Random(f'{seed}-{mode}')
         cur.execute('RESET ALL')  # no mode's settings in the next
         gen = StarGenerator(rng) if mode == 'star' else KeysetGenerator(rng) if mode == 'keyset' else \
+            OuterGenerator(rng) if mode == 'outer' else \
             {'scans': ScanGenerator, 'transfer': TransferGenerator,
              'prune': PruneGenerator}.get(mode, Generator)(rng, mode)
         if mode == 'prune':
             setup_prune(cur, rng)
         counts = {'queries': 0, 'local': 0, 'remote': 0, 'remote_text': 0, 'remote_keys': 0, 'transferred': 0,
-                  'prebuilt': 0, 'computed_once': 0, 'differences': 0, 'errors': 0, 'timeouts': 0}
+                  'prebuilt': 0, 'computed_once': 0, 'read_first': 0, 'differences': 0, 'errors': 0, 'timeouts': 0}
         wrapped = 0
         exact_sets = lookups = big_lookups = 0
         skipping = 0
@@ -910,6 +987,7 @@ def main():
             inner_first += 'Build: inner side first' in text
             cte_filtered += filter_over_cte(text)
             counts['computed_once'] += 'BloomComputeOnce' in text
+            counts['read_first'] += 'BloomOuterFirst' in text
             remote_lines = [line for line in text.splitlines() if 'Runtime Filter' in line and '(remote)' in line]
             counts['remote_text'] += any('.kt ' in line or '.ku ' in line for line in remote_lines)
             counts['remote_keys'] += len(remote_lines) > 1
@@ -940,6 +1018,7 @@ def main():
               f"({deferred} deferred, {deferred_built} of them built, {inner_first} from an inner side read first), "
               f"{cte_filtered} with a filter at a CTE's scan, {cte_moved} with conditions moved into a CTE, "
               f"{counts['computed_once']} with a build side computed once, "
+              f"{counts['read_first']} with a probe side read first, "
               f"{counts['differences']} differences, {counts['errors']} errors, {counts['timeouts']} timeouts"
               + (f", {wrapped} with the filter node over an index or bitmap scan" if mode == 'scans' else '')
               + (f", {exact_sets} with an exact set, {lookups} with index lookups ({big_lookups} of more than 1,024 keys)" if mode == 'keyset' else '')
@@ -951,7 +1030,7 @@ def main():
           f"remote filter {total['remote']} (text {total['remote_text']}, several {total['remote_keys']}), "
           f"transferred {total['transferred']}, "
           f"built first {total['prebuilt']}, "
-          f"computed once {total['computed_once']}, "
+          f"computed once {total['computed_once']}, read first {total['read_first']}, "
           f"differences {total['differences']}, errors {total['errors']}, "
           f"timeouts {total['timeouts']}")
     return 1 if failed else 0

@@ -3,13 +3,14 @@
 # Runtime filters on and off give the same rows: random joins of facts
 # (tables, and subqueries with LIMIT, OFFSET, DISTINCT ON, windows, GROUP
 # BY, UNION) to dimensions, inner, outer, semi and anti, with keys of four
-# types, NULLs and duplicates (tools/runtime_filter_diff.py), in seven modes:
+# types, NULLs and duplicates (tools/runtime_filter_diff.py), in eight modes:
 # on one server, over postgres_fdw to a second, through index, index-only
 # and bitmap heap scans, chains, snowflakes and equivalence classes with
 # predicate transfer on and off, star joins whose filters are built
-# first, small sets of keys looked up through the facts' indexes, and
+# first, small sets of keys looked up through the facts' indexes,
 # partitions and inheritance children with random bounds, which a probe
-# skips whole.  Bounded and seeded: two seeds of its own on each major
+# skips whole, and small probe sides read first to filter build sides whose
+# rows each run a subquery.  Bounded and seeded: two seeds of its own on each major
 # (MAJOR1 and MAJOR2: 151 and 152 on 15), 25 joins each in each mode, so
 # that the five majors run 250 different joins a mode, not the same 100
 # five times.
