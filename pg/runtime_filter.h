@@ -347,6 +347,10 @@ extern CustomScan *bloom_runtime_passthrough_scan(Plan *child, const CustomScanM
 
 extern void bloom_runtime_outer_first_register(void);
 
+/* Whether plan is such a node (its join then takes no filter of its own:
+ * that one needs the hash table built first). */
+extern bool bloom_runtime_is_outer_first(Plan *plan);
+
 /* ---- a build side computed once for a parallel plan
  * (runtime_filter_compute_once.c) ---- */
 

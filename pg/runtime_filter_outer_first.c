@@ -109,6 +109,12 @@ bloom_runtime_outer_first_register(void)
 	RegisterCustomScanMethods(&outer_first_methods);
 }
 
+bool
+bloom_runtime_is_outer_first(Plan *plan)
+{
+	return IsA(plan, CustomScan) && ((CustomScan *) plan)->methods == &outer_first_methods;
+}
+
 static Node *
 create_state(CustomScan *cscan)
 {

@@ -428,7 +428,8 @@ consider_join(InjectContext *cx, HashJoin *hj, bool may_rescan)
 		  jointype == JOIN_RIGHT_SEMI || jointype == JOIN_RIGHT_ANTI))
 		return;
 	if (hash == NULL || !IsA(hash, Hash) || outer == NULL || nkeys == 0 ||
-		nkeys != list_length(hash->hashkeys) || !hashable_keys(hj))
+		nkeys != list_length(hash->hashkeys) || !hashable_keys(hj) ||
+		bloom_runtime_is_outer_first(outer))
 		return;
 	/*
 	 * Reconsidered: a join that got no filter, whose build side the filters
