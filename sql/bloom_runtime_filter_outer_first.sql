@@ -57,115 +57,61 @@ LANGUAGE sql AS $$
     FROM pg_temp.explain(q, 'ANALYZE') p
 $$;
 
+-- The queries: suppliers (selection sel) joined by kind to the stock of
+-- group 3's parts whose quantity passes cond, a subquery over the sales.
+CREATE FUNCTION of_q(kind text, sel text DEFAULT 's.nation = 40',
+                     cond text DEFAULT 'ps.qty > (SELECT 0.5 * sum(l.qty) FROM of_sales l '
+                                       'WHERE l.part = ps.part AND l.supp = ps.supp)')
+RETURNS text LANGUAGE sql AS $$
+SELECT format(CASE kind
+    WHEN 'semi' THEN 'SELECT s.id, s.name FROM of_supplier s WHERE %1$s AND s.id IN (%2$s)'
+    WHEN 'inner' THEN 'SELECT s.id, x.part FROM of_supplier s JOIN (%2$s) x ON x.supp = s.id WHERE %1$s'
+    WHEN 'left' THEN 'SELECT s.id, x.part FROM of_supplier s LEFT JOIN (%2$s) x ON x.supp = s.id WHERE %1$s'
+    WHEN 'anti' THEN 'SELECT s.id FROM of_supplier s WHERE %1$s AND NOT EXISTS '
+                     '(SELECT 1 FROM (%2$s) x WHERE x.supp = s.id)'
+    WHEN 'full' THEN 'SELECT s.id, x.part FROM (SELECT * FROM of_supplier s WHERE %1$s) s '
+                     'FULL JOIN (%2$s) x ON x.supp = s.id'
+    WHEN 'lateral' THEN 'SELECT t.n, c.n FROM (VALUES (40), (41)) t(n), LATERAL (SELECT count(*) AS n '
+                        'FROM of_supplier s WHERE s.nation = t.n AND s.id IN (%2$s)) c'
+    END, sel,
+    format('SELECT ps.supp, ps.part FROM of_partsupp ps JOIN of_part p ON p.k = ps.part '
+           'WHERE p.grp = 3 AND %s', cond))
+$$;
+
 -- The suppliers of nation 40 that have a part of group 3 in stock above
 -- half its sales: the subquery runs for the part suppliers of nation 40's
--- suppliers only (400 of 1,600).
-SELECT * FROM of_runs($$
-SELECT s.id, s.name FROM of_supplier s
-WHERE s.nation = 40 AND s.id IN (
-  SELECT ps.supp FROM of_partsupp ps JOIN of_part p ON p.k = ps.part
-  WHERE p.grp = 3
-    AND ps.qty > (SELECT 0.5 * sum(l.qty) FROM of_sales l WHERE l.part = ps.part AND l.supp = ps.supp))$$);
+-- suppliers only (408 of 1,600).
+SELECT * FROM of_runs(of_q('semi'));
 SET bloomfilter.runtime_filter = off;
-SELECT * FROM of_runs($$
-SELECT s.id, s.name FROM of_supplier s
-WHERE s.nation = 40 AND s.id IN (
-  SELECT ps.supp FROM of_partsupp ps JOIN of_part p ON p.k = ps.part
-  WHERE p.grp = 3
-    AND ps.qty > (SELECT 0.5 * sum(l.qty) FROM of_sales l WHERE l.part = ps.part AND l.supp = ps.supp))$$);
+SELECT * FROM of_runs(of_q('semi'));
 RESET bloomfilter.runtime_filter;
-SELECT 'semi' AS q, * FROM of_same($$
-SELECT s.id, s.name FROM of_supplier s
-WHERE s.nation = 40 AND s.id IN (
-  SELECT ps.supp FROM of_partsupp ps JOIN of_part p ON p.k = ps.part
-  WHERE p.grp = 3
-    AND ps.qty > (SELECT 0.5 * sum(l.qty) FROM of_sales l WHERE l.part = ps.part AND l.supp = ps.supp))$$);
+SELECT 'semi' AS q, * FROM of_same(of_q('semi'));
 -- An inner, a left and an anti join: the suppliers read first or hashed,
 -- the stock scan filtered either way where its few rows each run the
 -- subquery (which moves above the filter).
-SELECT * FROM of_runs($$
-SELECT s.id, x.part FROM of_supplier s
-JOIN (SELECT ps.supp, ps.part FROM of_partsupp ps JOIN of_part p ON p.k = ps.part
-      WHERE p.grp = 3
-        AND ps.qty > (SELECT 0.5 * sum(l.qty) FROM of_sales l WHERE l.part = ps.part AND l.supp = ps.supp)) x
-  ON x.supp = s.id
-WHERE s.nation = 40$$);
-SELECT 'inner' AS q, * FROM of_same($$
-SELECT s.id, x.part FROM of_supplier s
-JOIN (SELECT ps.supp, ps.part FROM of_partsupp ps JOIN of_part p ON p.k = ps.part
-      WHERE p.grp = 3
-        AND ps.qty > (SELECT 0.5 * sum(l.qty) FROM of_sales l WHERE l.part = ps.part AND l.supp = ps.supp)) x
-  ON x.supp = s.id
-WHERE s.nation = 40$$);
-SELECT 'left' AS q, * FROM of_same($$
-SELECT s.id, x.part FROM of_supplier s
-LEFT JOIN (SELECT ps.supp, ps.part FROM of_partsupp ps JOIN of_part p ON p.k = ps.part
-           WHERE p.grp = 3
-             AND ps.qty > (SELECT 0.5 * sum(l.qty) FROM of_sales l WHERE l.part = ps.part AND l.supp = ps.supp)) x
-  ON x.supp = s.id
-WHERE s.nation = 40$$);
-SELECT 'anti' AS q, * FROM of_same($$
-SELECT s.id FROM of_supplier s
-WHERE s.nation = 40 AND NOT EXISTS (
-  SELECT 1 FROM of_partsupp ps JOIN of_part p ON p.k = ps.part
-  WHERE ps.supp = s.id AND p.grp = 3
-    AND ps.qty > (SELECT 0.5 * sum(l.qty) FROM of_sales l WHERE l.part = ps.part AND l.supp = ps.supp))$$);
+SELECT * FROM of_runs(of_q('inner'));
+SELECT 'inner' AS q, * FROM of_same(of_q('inner'));
+SELECT 'left' AS q, * FROM of_same(of_q('left'));
+SELECT 'anti' AS q, * FROM of_same(of_q('anti'));
 -- no probe row: the join ends before its build side runs
-SELECT 'no probe row' AS q, * FROM of_same($$
-SELECT s.id FROM of_supplier s
-WHERE s.nation = 99 AND s.id IN (
-  SELECT ps.supp FROM of_partsupp ps JOIN of_part p ON p.k = ps.part
-  WHERE p.grp = 3
-    AND ps.qty > (SELECT 0.5 * sum(l.qty) FROM of_sales l WHERE l.part = ps.part AND l.supp = ps.supp))$$);
+SELECT 'no probe row' AS q, * FROM of_same(of_q('semi', 's.nation = 99'));
 
 -- The probe rows beyond work_mem go to a file (2,000 suppliers' rows).
 SET work_mem = '64kB';
-SELECT 'on disk' AS q, * FROM of_same($$
-SELECT s.id, s.name FROM of_supplier s
-WHERE s.nation = 40 AND s.id IN (
-  SELECT ps.supp FROM of_partsupp ps JOIN of_part p ON p.k = ps.part
-  WHERE p.grp = 3
-    AND ps.qty > (SELECT 0.5 * sum(l.qty) FROM of_sales l WHERE l.part = ps.part AND l.supp = ps.supp))$$);
+SELECT 'on disk' AS q, * FROM of_same(of_q('semi'));
 RESET work_mem;
 
 -- Where it must not apply: a full join (a build row without a match is
 -- returned), a volatile condition (it would run for fewer rows), a join
 -- under a nested loop's inner side (a hash table kept for a rescan would
 -- lack the new probe rows' matches), rows locked, the filters off.
-SELECT 'full join' AS q, * FROM of_first($$
-SELECT s.id, x.part FROM (SELECT * FROM of_supplier WHERE nation = 40) s
-FULL JOIN (SELECT ps.supp, ps.part FROM of_partsupp ps JOIN of_part p ON p.k = ps.part
-           WHERE p.grp = 3
-             AND ps.qty > (SELECT 0.5 * sum(l.qty) FROM of_sales l WHERE l.part = ps.part AND l.supp = ps.supp)) x
-  ON x.supp = s.id$$);
-SELECT 'volatile' AS q, * FROM of_first($$
-SELECT s.id, s.name FROM of_supplier s
-WHERE s.nation = 40 AND s.id IN (
-  SELECT ps.supp FROM of_partsupp ps JOIN of_part p ON p.k = ps.part
-  WHERE p.grp = 3
-    AND ps.qty + random() * 0 > (SELECT 0.5 * sum(l.qty) FROM of_sales l
-                                 WHERE l.part = ps.part AND l.supp = ps.supp))$$);
-SELECT 'rescanned' AS q, * FROM of_first($$
-SELECT t.n, c.n FROM (VALUES (40), (41)) t(n), LATERAL (
-  SELECT count(*) AS n FROM of_supplier s
-  WHERE s.nation = t.n AND s.id IN (
-    SELECT ps.supp FROM of_partsupp ps JOIN of_part p ON p.k = ps.part
-    WHERE p.grp = 3
-      AND ps.qty > (SELECT 0.5 * sum(l.qty) FROM of_sales l WHERE l.part = ps.part AND l.supp = ps.supp))) c$$);
-SELECT 'for update' AS q, * FROM of_first($$
-SELECT s.id FROM of_supplier s
-WHERE s.nation = 40 AND s.id IN (
-  SELECT ps.supp FROM of_partsupp ps JOIN of_part p ON p.k = ps.part
-  WHERE p.grp = 3
-    AND ps.qty > (SELECT 0.5 * sum(l.qty) FROM of_sales l WHERE l.part = ps.part AND l.supp = ps.supp))
-FOR UPDATE OF s$$);
+SELECT 'full join' AS q, * FROM of_first(of_q('full'));
+SELECT 'volatile' AS q, * FROM of_first(of_q('semi', cond =>
+  'ps.qty + random() * 0 > (SELECT 0.5 * sum(l.qty) FROM of_sales l WHERE l.part = ps.part AND l.supp = ps.supp)'));
+SELECT 'rescanned' AS q, * FROM of_first(of_q('lateral'));
+SELECT 'for update' AS q, * FROM of_first(of_q('semi') || ' FOR UPDATE OF s');
 SET bloomfilter.runtime_filter = off;
-SELECT 'filters off' AS q, * FROM of_first($$
-SELECT s.id, s.name FROM of_supplier s
-WHERE s.nation = 40 AND s.id IN (
-  SELECT ps.supp FROM of_partsupp ps JOIN of_part p ON p.k = ps.part
-  WHERE p.grp = 3
-    AND ps.qty > (SELECT 0.5 * sum(l.qty) FROM of_sales l WHERE l.part = ps.part AND l.supp = ps.supp))$$);
+SELECT 'filters off' AS q, * FROM of_first(of_q('semi'));
 RESET bloomfilter.runtime_filter;
 
 -- Parallel: a probe side gathered from the workers is read first whole;
@@ -175,12 +121,7 @@ SET max_parallel_workers_per_gather = 2;
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
-SELECT 'parallel' AS q, * FROM of_same($$
-SELECT s.id, s.name FROM of_supplier s
-WHERE s.nation = 40 AND s.id IN (
-  SELECT ps.supp FROM of_partsupp ps JOIN of_part p ON p.k = ps.part
-  WHERE p.grp = 3
-    AND ps.qty > (SELECT 0.5 * sum(l.qty) FROM of_sales l WHERE l.part = ps.part AND l.supp = ps.supp))$$);
+SELECT 'parallel' AS q, * FROM of_same(of_q('semi'));
 RESET max_parallel_workers_per_gather;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
