@@ -28,15 +28,21 @@
  *                           a filter built first, from the selective side
  *                           of a nested loop or merge join (Custom Scan
  *                           BloomFilterPrebuild)
+ *   runtime_filter_outer_first.c
+ *                           a hash join's small probe side read first, its
+ *                           keys filtering the build side's scans (Custom
+ *                           Scan BloomOuterFirst)
  *   runtime_filter_probe.c  the probe: the batched probe scan (Custom Scan
  *                           BloomBatchedProbe) in runtime mode, at a heap
  *                           Seq Scan, and what both probes share
  *                           (runtime_filter_probe.h)
  *   runtime_filter_wrap.c   the probe at an Index, Index Only or Bitmap
  *                           Heap Scan: Custom Scan (BloomRuntimeFilter)
- *                           above the scan
+ *                           above the scan, which runs the scan's
+ *                           conditions with a subplan after the filters
  *   runtime_filter_keyset.c the batched probe scan's index lookups of
- *                           a filter's exact set of keys
+ *                           a filter's exact set of keys, decided from a
+ *                           sample of them
  *   runtime_filter_prune.c  a probe's scan skipped whole when the range
  *                           misses the bounds its relation's constraints
  *                           imply (partitions, inheritance children)

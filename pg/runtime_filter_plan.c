@@ -41,6 +41,10 @@
  * reduces orders, and the orders left filter lineitem).  The estimates
  * still decide (min_rows, max_pass, max_size).
  *
+ * A hash join that got no filter may read its small probe side first
+ * instead, the probe keys filtering the scans of its build side
+ * (runtime_filter_outer_first.c).
+ *
  * Last, under each Gather, the build side of a filter under a Hash node
  * that is not a Parallel Hash, when expensive, is computed by one process
  * for all (runtime_filter_compute_once.c).
