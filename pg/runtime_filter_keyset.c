@@ -252,36 +252,46 @@ bloom_runtime_lookup_begin(BatchedProbeState *state)
 	state->lookup = lk;
 }
 
-/* Whether the rows of rf's keys, estimated from the index entries of a
- * sample of them, are within the most rows worth fetching. */
-static bool
-few_rows(struct RuntimeLookup *lk, RuntimeProbe *rf, Relation heap, Snapshot snapshot)
+/* Start lk's index scan over n keys, every step-th from keys (sorted, as a
+ * btree array wants); the previous scan's keys are dropped. */
+static void
+scan_keys(struct RuntimeLookup *lk, ScanState *ss, const int64 *keys, int n, int step)
 {
-	int			n = rf->keyset_n;
-	int			samples = Min(n, LOOKUP_SAMPLE_KEYS);
-	double		limit = (double) rf->spec.lookup_max_rows * samples / Max(n, 1);
-	double		entries = 0;
-	Datum	   *keys;
+	Datum	   *datums;
 	ArrayType  *array;
 	ScanKeyData skey;
 	MemoryContext old;
 
-	if (n == 0)
-		return true;
 	MemoryContextReset(lk->cxt);
 	old = MemoryContextSwitchTo(lk->cxt);
-	keys = palloc(sizeof(Datum) * samples);
-	/* evenly spaced: sorted, as a btree array wants */
-	for (int i = 0; i < samples; i++)
-		keys[i] = Int64GetDatum(rf->keyset[(int) ((int64) i * n / samples)]);
-	array = construct_array(keys, samples, INT8OID, sizeof(int64), FLOAT8PASSBYVAL,
-							TYPALIGN_DOUBLE);
+	datums = palloc(sizeof(Datum) * Max(n, 1));
+	for (int i = 0; i < n; i++)
+		datums[i] = Int64GetDatum(keys[(int64) i * step]);
+	array = construct_array(datums, n, INT8OID, sizeof(int64), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE);
 	MemoryContextSwitchTo(old);
 	ScanKeyEntryInitialize(&skey, SK_SEARCHARRAY, 1, BTEqualStrategyNumber, INT8OID, InvalidOid,
 						   lk->eq_proc, PointerGetDatum(array));
 	if (lk->scan == NULL)
-		lk->scan = index_beginscan_compat(heap, lk->index, snapshot, 1);
+		lk->scan = index_beginscan_compat(ss->ss_currentRelation, lk->index,
+										  ss->ps.state->es_snapshot, 1);
 	index_rescan(lk->scan, &skey, 1, NULL, 0);
+}
+
+/* Whether the rows of rf's keys, estimated from the index entries of a
+ * sample of them, are within the most rows worth fetching. */
+static bool
+few_rows(struct RuntimeLookup *lk, RuntimeProbe *rf, ScanState *ss)
+{
+	int			n = rf->keyset_n;
+	int			step = Max(n / LOOKUP_SAMPLE_KEYS, 1);
+	int			samples = Min(n, LOOKUP_SAMPLE_KEYS);
+	double		limit = (double) rf->spec.lookup_max_rows * samples / Max(n, 1);
+	double		entries = 0;
+
+	if (n == 0)
+		return true;
+	/* evenly spaced */
+	scan_keys(lk, ss, rf->keyset, samples, step);
 	while (index_getnext_tid(lk->scan, ForwardScanDirection) != NULL)
 	{
 		if ((++entries > limit))
@@ -315,7 +325,7 @@ decide(BatchedProbeState *state)
 	/* the first participant to decide samples; the others follow */
 	if (lookups && (lk->shared == NULL ||
 					pg_atomic_read_u32(&lk->shared->mode) == LOOKUP_UNDECIDED))
-		lookups = few_rows(lk, rf, ss->ss_currentRelation, estate->es_snapshot);
+		lookups = few_rows(lk, rf, ss);
 	if (lk->shared != NULL)
 	{
 		uint32		mode = LOOKUP_UNDECIDED;
@@ -348,36 +358,17 @@ static bool
 next_chunk(BatchedProbeState *state)
 {
 	struct RuntimeLookup *lk = state->lookup;
-	ScanState  *ss = &state->css.ss;
-	EState	   *estate = ss->ps.state;
 	RuntimeProbe *rf = state->filters[lk->filter];
 	uint32		chunk;
-	int			first,
-				n;
-	Datum	   *keys;
-	ArrayType  *array;
-	ScanKeyData skey;
-	MemoryContext old;
+	int			first;
 
 	chunk = lk->shared != NULL ? pg_atomic_fetch_add_u32(&lk->shared->next_chunk, 1) :
 		lk->next_chunk++;
 	if ((int64) chunk * LOOKUP_CHUNK_KEYS >= rf->keyset_n)
 		return false;
 	first = (int) chunk * LOOKUP_CHUNK_KEYS;
-	n = Min(rf->keyset_n - first, LOOKUP_CHUNK_KEYS);
-	/* the previous chunk's array: its scan is done */
-	MemoryContextReset(lk->cxt);
-	old = MemoryContextSwitchTo(lk->cxt);
-	keys = palloc(sizeof(Datum) * n);
-	for (int i = 0; i < n; i++)
-		keys[i] = Int64GetDatum(rf->keyset[first + i]);
-	array = construct_array(keys, n, INT8OID, sizeof(int64), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE);
-	MemoryContextSwitchTo(old);
-	ScanKeyEntryInitialize(&skey, SK_SEARCHARRAY, 1, BTEqualStrategyNumber, INT8OID, InvalidOid,
-						   lk->eq_proc, PointerGetDatum(array));
-	if (lk->scan == NULL)
-		lk->scan = index_beginscan_compat(ss->ss_currentRelation, lk->index, estate->es_snapshot, 1);
-	index_rescan(lk->scan, &skey, 1, NULL, 0);
+	scan_keys(lk, &state->css.ss, rf->keyset + first,
+			  Min(rf->keyset_n - first, LOOKUP_CHUNK_KEYS), 1);
 	lk->in_chunk = true;
 	return true;
 }

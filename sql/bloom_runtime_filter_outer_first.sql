@@ -64,7 +64,7 @@ CREATE FUNCTION of_q(kind text, sel text DEFAULT 's.nation = 40',
                                        'WHERE l.part = ps.part AND l.supp = ps.supp)')
 RETURNS text LANGUAGE sql AS $$
 SELECT format(CASE kind
-    WHEN 'semi' THEN 'SELECT s.id, s.name FROM of_supplier s WHERE %1$s AND s.id IN (%2$s)'
+    WHEN 'semi' THEN 'SELECT s.id, s.name FROM of_supplier s WHERE %1$s AND s.id IN (SELECT x.supp FROM (%2$s) x)'
     WHEN 'inner' THEN 'SELECT s.id, x.part FROM of_supplier s JOIN (%2$s) x ON x.supp = s.id WHERE %1$s'
     WHEN 'left' THEN 'SELECT s.id, x.part FROM of_supplier s LEFT JOIN (%2$s) x ON x.supp = s.id WHERE %1$s'
     WHEN 'anti' THEN 'SELECT s.id FROM of_supplier s WHERE %1$s AND NOT EXISTS '
@@ -72,7 +72,7 @@ SELECT format(CASE kind
     WHEN 'full' THEN 'SELECT s.id, x.part FROM (SELECT * FROM of_supplier s WHERE %1$s) s '
                      'FULL JOIN (%2$s) x ON x.supp = s.id'
     WHEN 'lateral' THEN 'SELECT t.n, c.n FROM (VALUES (40), (41)) t(n), LATERAL (SELECT count(*) AS n '
-                        'FROM of_supplier s WHERE s.nation = t.n AND s.id IN (%2$s)) c'
+                        'FROM of_supplier s WHERE s.nation = t.n AND s.id IN (SELECT x.supp FROM (%2$s) x)) c'
     END, sel,
     format('SELECT ps.supp, ps.part FROM of_partsupp ps JOIN of_part p ON p.k = ps.part '
            'WHERE p.grp = 3 AND %s', cond))
