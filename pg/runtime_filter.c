@@ -258,6 +258,8 @@ bloom_runtime_spec_to_list(const RuntimeFilterSpec *spec)
 	list = lappend(list, makeInteger(spec->has_keyset ? spec->keyset_paramid : -1));
 	list = lappend(list, makeInteger((int) spec->lookup_index));
 	list = lappend(list, makeInteger(spec->lookup_max_keys));
+	/* a set holds at least the exact set's keys */
+	Assert(!spec->has_keyset || spec->keyset_max >= RUNTIME_KEYSET_MAX);
 	list = lappend(list, makeInteger(spec->keyset_max));
 	list = lappend(list, makeInteger(spec->lookup_max_rows));
 	/* the bounds, or NIL (int64s as text: an Integer node holds an int) */

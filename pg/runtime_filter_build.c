@@ -111,11 +111,11 @@ typedef struct BuildState
 	bool		any_key;
 	RuntimeKeyRange range;
 	/* the distinct keys (has_keyset), open addressing in set_capacity
-	 * slots (at least twice the keys), until there are more than set_max */
+	 * slots (at least twice the keys), until there are more than the
+	 * spec's keyset_max */
 	int64	   *set_slots;
 	bool	   *set_used;
 	int			set_capacity;
-	int			set_max;
 	int			set_n;
 	bool		set_overflow;
 	uint64	   *hashes;
@@ -357,7 +357,7 @@ keyset_add(BuildState *state, int64 key)
 			return;
 		slot = (slot + 1) & mask;
 	}
-	if (state->set_n >= state->set_max)
+	if (state->set_n >= state->spec.keyset_max)
 	{
 		state->set_overflow = true;
 		return;
@@ -389,7 +389,7 @@ publish_keyset(BuildState *state)
 	value = MemoryContextAlloc(state->cxt, VARHDRSZ + offsetof(RuntimeKeySet, keys) + n * sizeof(int64));
 	SET_VARSIZE(value, VARHDRSZ + offsetof(RuntimeKeySet, keys) + n * sizeof(int64));
 	set = (RuntimeKeySet *) VARDATA(value);
-	set->nkeys = state->set_overflow ? (int64) state->set_max + 1 : n;
+	set->nkeys = state->set_overflow ? (int64) state->spec.keyset_max + 1 : n;
 	n = 0;
 	if (!state->set_overflow)
 		for (int i = 0; i < state->set_capacity; i++)
@@ -454,10 +454,7 @@ begin_build(CustomScanState *node, EState *estate, int eflags)
 	state->max_keys = bloom_runtime_filter_max_keys(state->spec.kind);
 	/* outside cxt, which an overflow of the hashes resets */
 	if (state->spec.has_keyset)
-	{
-		state->set_max = Max(state->spec.keyset_max, RUNTIME_KEYSET_MAX);
 		keyset_alloc(state, KEYSET_SLOTS);
-	}
 	clear_param(state);
 }
 
@@ -684,10 +681,11 @@ finish_shared(BuildState *state)
 	{
 		SharedKeySet *set = shared_keyset(state->shared);
 		/* too many: claim more than the room, so that every reader sees so */
-		uint64		want = state->set_overflow ? (uint64) state->set_max + 1 : (uint64) state->set_n;
+		uint64		want = state->set_overflow ? (uint64) state->spec.keyset_max + 1 :
+			(uint64) state->set_n;
 		uint64		at = pg_atomic_fetch_add_u64(&set->nkeys, want);
 
-		if (at + want <= (uint64) state->set_max)
+		if (at + want <= (uint64) state->spec.keyset_max)
 			for (int i = 0; i < state->set_capacity; i++)
 				if (state->set_used[i])
 					set->keys[at++] = state->set_slots[i];
@@ -773,7 +771,7 @@ shared_keyset_size(BuildState *state)
 	if (!state->spec.has_keyset)
 		return 0;
 	return (uint32) (offsetof(SharedKeySet, keys) +
-					 Max(state->spec.keyset_max, RUNTIME_KEYSET_MAX) * sizeof(int64));
+					 state->spec.keyset_max * sizeof(int64));
 }
 
 static Size

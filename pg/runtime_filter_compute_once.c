@@ -149,25 +149,6 @@ bloom_runtime_compute_once_register(void)
 
 /* ---- planning ---- */
 
-/* Whether a node under plan divides its rows among the processes. */
-static bool
-has_parallel_aware(Plan *plan)
-{
-	ListCell   *lc;
-
-	check_stack_depth();
-	if (plan == NULL)
-		return false;
-	if (plan->parallel_aware)
-		return true;
-	if (IsA(plan, SubqueryScan) && has_parallel_aware(((SubqueryScan *) plan)->subplan))
-		return true;
-	foreach(lc, bloom_runtime_child_plans(plan))
-		if (has_parallel_aware(lfirst(lc)))
-			return true;
-	return has_parallel_aware(plan->lefttree) || has_parallel_aware(plan->righttree);
-}
-
 /* Whether child costs well more than writing its rows and reading them
  * back, and at least bloomfilter.runtime_filter_build_once_min_cost (the
  * file's creation, the waits). */
@@ -234,7 +215,7 @@ share_walk(Plan **link, bool under_gather, bool may_rescan, int *next_plan_node_
 			{
 				Plan	   *build = plan->lefttree;
 
-				if (worth_sharing(build->lefttree) && !has_parallel_aware(build->lefttree))
+				if (worth_sharing(build->lefttree) && !bloom_runtime_divides_rows(build->lefttree))
 					add_once(&build->lefttree, next_plan_node_id);
 			}
 			break;

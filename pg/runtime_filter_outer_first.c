@@ -224,25 +224,6 @@ explain_outer_first(CustomScanState *node, List *ancestors, ExplainState *es)
 
 /* ---- the planner ---- */
 
-/* Whether a node of the subtree at plan divides its rows among the
- * processes that run it (below a Gather, the Gather has them all). */
-static bool
-has_parallel_aware(Plan *plan)
-{
-	ListCell   *lc;
-
-	if (plan == NULL || IsA(plan, Gather) || IsA(plan, GatherMerge))
-		return false;
-	if (plan->parallel_aware)
-		return true;
-	if (IsA(plan, SubqueryScan))
-		return has_parallel_aware(((SubqueryScan *) plan)->subplan);
-	foreach(lc, bloom_runtime_child_plans(plan))
-		if (has_parallel_aware(lfirst(lc)))
-			return true;
-	return has_parallel_aware(plan->lefttree) || has_parallel_aware(plan->righttree);
-}
-
 /* The distinct values of the column that target's key is, from its
  * statistics; 0 when unknown. */
 static double
@@ -288,7 +269,7 @@ bloom_runtime_outer_first_consider(InjectContext *cx, HashJoin *hj, bool may_res
 		  jointype == JOIN_ANTI) ||
 		hj->join.plan.parallel_aware || hash == NULL || !IsA(hash, Hash) ||
 		hash->plan.parallel_aware || outer == NULL || nkeys == 0 ||
-		bloom_runtime_is_build(outerPlan(hash)) || has_parallel_aware(outer))
+		bloom_runtime_is_build(outerPlan(hash)) || bloom_runtime_divides_rows(outer))
 		return;
 	est_keys = clamp_row_est(outer->plan_rows);
 	if (est_keys > bloom_runtime_filter_max_keys(RUNTIME_FILTER_JOIN_HASH))

@@ -604,6 +604,25 @@ max_node_id(Plan *plan)
 	return result;
 }
 
+bool
+bloom_runtime_divides_rows(Plan *plan)
+{
+	ListCell   *lc;
+
+	check_stack_depth();
+	if (plan == NULL || IsA(plan, Gather) || IsA(plan, GatherMerge))
+		return false;
+	if (plan->parallel_aware)
+		return true;
+	if (IsA(plan, SubqueryScan) && bloom_runtime_divides_rows(((SubqueryScan *) plan)->subplan))
+		return true;
+	foreach(lc, bloom_runtime_child_plans(plan))
+		if (bloom_runtime_divides_rows(lfirst(lc)))
+			return true;
+	return bloom_runtime_divides_rows(plan->lefttree) ||
+		bloom_runtime_divides_rows(plan->righttree);
+}
+
 List *
 bloom_runtime_child_plans(Plan *plan)
 {

@@ -117,6 +117,11 @@ extern List *bloom_runtime_trace_key(InjectContext *cx, Plan **link, Expr *expr,
  * another node. */
 extern List *bloom_runtime_child_plans(Plan *plan);
 
+/* Whether a node of the subtree at plan divides its rows among the
+ * processes that run it (a parallel-aware node not under a Gather of the
+ * subtree: below one, the Gather has them all). */
+extern bool bloom_runtime_divides_rows(Plan *plan);
+
 /* A new PARAM_EXEC slot of the statement, of type type. */
 extern int	bloom_runtime_new_param(InjectContext *cx, Oid type);
 

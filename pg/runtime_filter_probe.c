@@ -134,7 +134,7 @@ bloom_runtime_read_keyset(RuntimeProbe *rf, ParamExecData *prm)
 	memcpy(&nkeys, set + offsetof(RuntimeKeySet, nkeys), sizeof(int64));
 	/* too many keys: for the build; or more than this probe looks up (its
 	 * bound may be less than the build's, which another probe raised) */
-	if (nkeys < 0 || nkeys > Max(rf->spec.keyset_max, RUNTIME_KEYSET_MAX) ||
+	if (nkeys < 0 || nkeys > rf->spec.keyset_max ||
 		(nkeys > RUNTIME_KEYSET_MAX && nkeys > rf->spec.lookup_max_keys))
 		return false;
 	if (nkeys > rf->keyset_room)
