@@ -24,9 +24,8 @@
  * in order.  Where the heap is in the order of the column (its correlation,
  * as the planner's index costs weigh it), the sorted keys fetch their rows
  * in the heap's order, a page once: a row through the index then costs
- * about what ten rows of a sequential scan do (TPC-H's lineitem, in the
- * order of its orders: 228,000 rows of 57,000 keys in 180 ms, the 6 million
- * rows of the table in 565), and up to 5% of the rows is still well ahead.
+ * about what ten rows of a sequential scan do, and up to 5% of the rows is
+ * still well ahead (docs/PERFORMANCE.md, TPC-H's Q10).
  * The most keys are also within RUNTIME_LOOKUP_MAX_KEYS and the bytes
  * bloomfilter.runtime_filter_max_size allows: the build keeps the keys
  * (the filter's spec says how many, keyset_max).  Not in a query that
@@ -93,8 +92,8 @@
 #define LOOKUP_CHUNK_KEYS 1024
 /* Keys whose index entries are counted to estimate the rows of all: the
  * statistics' rows per key are an average, and ANALYZE's sample of a table
- * in the order of the key underestimates its distinct values (TPC-H's
- * l_orderkey: 363,724 of 1,500,000). */
+ * in the order of the key underestimates its distinct values (block
+ * sampling sees a clustered key's repeats too often). */
 #define LOOKUP_SAMPLE_KEYS 64
 
 /* A parallel-aware scan's decision, in its dynamic shared memory. */

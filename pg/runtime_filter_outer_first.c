@@ -4,10 +4,9 @@
  *
  * A hash join filters its probe (outer) side with the keys of its build
  * side (runtime_filter_plan.c).  The other way round pays where the probe
- * side is small and selective and the build side is expensive: TPC-H's
- * Q20 joins Canada's 412 suppliers to a build side that runs a correlated
- * subquery over lineitem for each of 8,508 part suppliers, most of them of
- * other nations.  Reading the probe side first, into a tuplestore, makes a
+ * side is small and selective and the build side is expensive (TPC-H's
+ * Q20: one nation's suppliers, and a build side that runs a correlated
+ * subquery for each part supplier of every nation).  Reading the probe side first, into a tuplestore, makes a
  * filter of its keys before the hash table is built; the build side's
  * scans that the key reaches drop the rows that match no probe row, and a
  * condition with a subplan of such a scan moves above the filter
