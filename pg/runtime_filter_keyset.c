@@ -116,7 +116,8 @@ struct RuntimeLookup
 	RuntimeLookupShared *shared;	/* a parallel-aware scan's, else NULL */
 	bool		nothing;		/* another participant does the lookups */
 	int			filter;			/* the filter whose set is looked up */
-	Relation	index;
+	Oid			index_oid;
+	Relation	index;			/* opened at the first lookup */
 	Oid			eq_proc;		/* index column = int8 */
 	IndexScanDesc scan;
 	MemoryContext cxt;			/* the keys' array of the current scan */
@@ -242,13 +243,27 @@ bloom_runtime_lookup_begin(BatchedProbeState *state)
 		return;
 	lk = MemoryContextAllocZero(estate->es_query_cxt, sizeof(struct RuntimeLookup));
 	lk->filter = f;
-	lk->index = index_open(state->filters[f]->spec.lookup_index, AccessShareLock);
-	lk->eq_proc = get_opcode(get_opfamily_member(lk->index->rd_opfamily[0],
-												 lk->index->rd_opcintype[0], INT8OID,
-												 BTEqualStrategyNumber));
+	lk->index_oid = state->filters[f]->spec.lookup_index;
 	lk->cxt = bloom_context_create(estate->es_query_cxt, "bloom runtime index lookups",
 								   ALLOCSET_SMALL_SIZES);
 	state->lookup = lk;
+}
+
+/*
+ * Open the index at the first lookup: a scan that never looks up (most do
+ * not: the set is too large, or no row is read) does not pay for it, in
+ * each process of a parallel plan, where a relation's first open reads the
+ * catalogs.
+ */
+static void
+open_index(struct RuntimeLookup *lk)
+{
+	if (lk->index != NULL)
+		return;
+	lk->index = index_open(lk->index_oid, AccessShareLock);
+	lk->eq_proc = get_opcode(get_opfamily_member(lk->index->rd_opfamily[0],
+												 lk->index->rd_opcintype[0], INT8OID,
+												 BTEqualStrategyNumber));
 }
 
 /* Start lk's index scan over n keys, every step-th from keys (sorted, as a
@@ -261,6 +276,7 @@ scan_keys(struct RuntimeLookup *lk, ScanState *ss, const int64 *keys, int n, int
 	ScanKeyData skey;
 	MemoryContext old;
 
+	open_index(lk);
 	MemoryContextReset(lk->cxt);
 	old = MemoryContextSwitchTo(lk->cxt);
 	datums = palloc(sizeof(Datum) * Max(n, 1));
@@ -318,9 +334,14 @@ decide(BatchedProbeState *state)
 	lk->in_chunk = false;
 	if (!state->filters_read)
 		state->filters_read = bloom_runtime_read_filters(estate, state->filters, state->nfilters);
-	lookups = bloomfilter_runtime_filter_index_lookups && OidIsValid(lk->eq_proc) &&
+	lookups = bloomfilter_runtime_filter_index_lookups &&
 		stmt->commandType == CMD_SELECT && stmt->rowMarks == NIL && !stmt->hasModifyingCTE &&
 		rf->keyset_keys && rf->keyset_n <= rf->spec.lookup_max_keys;
+	if (lookups)
+	{
+		open_index(lk);
+		lookups = OidIsValid(lk->eq_proc);
+	}
 	/* the first participant to decide samples; the others follow */
 	if (lookups && (lk->shared == NULL ||
 					pg_atomic_read_u32(&lk->shared->mode) == LOOKUP_UNDECIDED))
@@ -468,7 +489,9 @@ bloom_runtime_lookup_end(BatchedProbeState *state)
 	if (lk->scan != NULL)
 		index_endscan(lk->scan);
 	lk->scan = NULL;
-	index_close(lk->index, NoLock);
+	if (lk->index != NULL)
+		index_close(lk->index, NoLock);
+	lk->index = NULL;
 }
 
 void
@@ -481,7 +504,7 @@ bloom_runtime_lookup_explain(BatchedProbeState *state, ExplainState *es)
 		return;
 	initStringInfo(&buf);
 	appendStringInfo(&buf, "%d keys using %s, rows fetched " UINT64_FORMAT, lk->nkeys,
-					 RelationGetRelationName(lk->index), lk->fetched);
+					 get_rel_name(lk->index_oid), lk->fetched);
 	if (lk->scans > 1)
 		appendStringInfo(&buf, " (%lld scans, the last one's keys)", (long long) lk->scans);
 	ExplainPropertyText("Index Lookups", buf.data, es);

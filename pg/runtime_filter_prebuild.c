@@ -105,6 +105,8 @@ typedef struct PrebuildState
 	bool		drove;			/* that inner side was read to its end */
 	double		build_after;	/* a deferred build: after this many rows */
 	double		rows;			/* rows returned before the build */
+	bool		builds_ready;	/* the builds' plan states are made */
+	int			build_eflags;
 } PrebuildState;
 
 static Node *create_state(CustomScan *cscan);
@@ -155,28 +157,48 @@ create_state(CustomScan *cscan)
 	return (Node *) state;
 }
 
+/*
+ * Make the builds' plan states.  A build is read only when its rows are
+ * needed (a deferred one often never is): until then, in each process of a
+ * parallel plan, its scan would open and lock its relation and compile its
+ * conditions for nothing.  EXPLAIN makes them at once, to show them.
+ */
+static void
+init_builds(CustomScanState *node)
+{
+	PrebuildState *state = (PrebuildState *) node;
+	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
+	EState	   *estate = node->ss.ps.state;
+	MemoryContext old = MemoryContextSwitchTo(estate->es_query_cxt);
+	ListCell   *lc;
+
+	foreach(lc, cscan->custom_plans)
+		node->custom_ps = lappend(node->custom_ps,
+								  ExecInitNode(lfirst(lc), estate, state->build_eflags));
+	MemoryContextSwitchTo(old);
+	state->builds_ready = true;
+}
+
 static void
 begin_prebuild(CustomScanState *node, EState *estate, int eflags)
 {
+	PrebuildState *state = (PrebuildState *) node;
 	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
 	PlanState  *child;
 	bool		fixed;
-	ListCell   *lc;
 
 	child = ExecInitNode(outerPlan(cscan), estate, eflags);
 	outerPlanState(node) = child;
 	/* each build is read forward once */
-	foreach(lc, cscan->custom_plans)
-		node->custom_ps = lappend(node->custom_ps,
-								  ExecInitNode(lfirst(lc), estate,
-											   eflags & ~(EXEC_FLAG_BACKWARD | EXEC_FLAG_MARK |
-														  EXEC_FLAG_REWIND)));
+	state->build_eflags = eflags & ~(EXEC_FLAG_BACKWARD | EXEC_FLAG_MARK | EXEC_FLAG_REWIND);
+	if ((eflags & EXEC_FLAG_EXPLAIN_ONLY) || estate->es_instrument != 0)
+		init_builds(node);
 	/* the rows returned are the child's own slots */
 	node->ss.ps.resultops = ExecGetResultSlotOps(child, &fixed);
 	node->ss.ps.resultopsfixed = fixed;
 	node->ss.ps.resultopsset = true;
-	((PrebuildState *) node)->build_after = intVal(linitial(cscan->custom_private));
-	((PrebuildState *) node)->inner_first = cscan->custom_plans == NIL;
+	state->build_after = intVal(linitial(cscan->custom_private));
+	state->inner_first = cscan->custom_plans == NIL;
 }
 
 /* Read plan to its end (TupIsNull reads its argument twice: one call a
@@ -229,6 +251,8 @@ exec_prebuild(CustomScanState *node)
 		 * conditions drop too) */
 		ListCell   *lc;
 
+		if (!state->builds_ready)
+			init_builds(node);
 		/* in order: a build may probe the filter of one before it; the
 		 * build node publishes the filter when its child is exhausted */
 		foreach(lc, node->custom_ps)
