@@ -30,7 +30,6 @@
 #include "access/table.h"
 #include "catalog/pg_am.h"
 #include "catalog/pg_type.h"
-#include "commands/defrem.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
 #include "parser/parsetree.h"
@@ -39,6 +38,7 @@
 #include "utils/lsyscache.h"
 #include "utils/partcache.h"
 #include "utils/rel.h"
+#include "utils/typcache.h"
 
 /* ---- planning: the bounds a relation's constraints imply ---- */
 
@@ -269,7 +269,6 @@ bloom_runtime_scan_bounds(PlannedStmt *stmt, Plan *scan, Expr *key, RuntimeKeyRa
 	BoundsWalk	w;
 	Oid			relid;
 	Oid			type;
-	Oid			opclass;
 	Relation	rel;
 	TupleConstr *constr;
 	Node	   *partition_qual;
@@ -281,10 +280,10 @@ bloom_runtime_scan_bounds(PlannedStmt *stmt, Plan *scan, Expr *key, RuntimeKeyRa
 	if (type != INT2OID && type != INT4OID && type != INT8OID && type != DATEOID)
 		return false;
 	w.is_date = type == DATEOID;
-	opclass = GetDefaultOpClass(type, BTREE_AM_OID);
-	if (!OidIsValid(opclass))
+	/* the type cache's (GetDefaultOpClass reads pg_opclass each call) */
+	w.family = lookup_type_cache(type, TYPECACHE_BTREE_OPFAMILY)->btree_opf;
+	if (!OidIsValid(w.family))
 		return false;
-	w.family = get_opclass_family(opclass);
 	w.lo = PG_INT64_MIN;
 	w.hi = PG_INT64_MAX;
 
