@@ -105,7 +105,6 @@ typedef struct PrebuildState
 	bool		drove;			/* that inner side was read to its end */
 	double		build_after;	/* a deferred build: after this many rows */
 	double		rows;			/* rows returned before the build */
-	bool		builds_ready;	/* the builds' plan states are made */
 	int			build_eflags;
 } PrebuildState;
 
@@ -176,7 +175,6 @@ init_builds(CustomScanState *node)
 		node->custom_ps = lappend(node->custom_ps,
 								  ExecInitNode(lfirst(lc), estate, state->build_eflags));
 	MemoryContextSwitchTo(old);
-	state->builds_ready = true;
 }
 
 static void
@@ -251,7 +249,7 @@ exec_prebuild(CustomScanState *node)
 		 * conditions drop too) */
 		ListCell   *lc;
 
-		if (!state->builds_ready)
+		if (node->custom_ps == NIL)
 			init_builds(node);
 		/* in order: a build may probe the filter of one before it; the
 		 * build node publishes the filter when its child is exhausted */
